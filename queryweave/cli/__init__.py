@@ -1,0 +1,1 @@
+"""The `queryweave` command line."""

@@ -1,0 +1,1 @@
+"""Evaluation: metrics and dataset readers (BEIR, Spider, HaluEval style)."""

@@ -1,0 +1,1 @@
+"""Graph wiring: state, runtime context (configuration) and the builder."""

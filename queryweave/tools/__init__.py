@@ -1,0 +1,1 @@
+"""Tools: everything that touches data or models. Tools know nothing of the graph."""

