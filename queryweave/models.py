@@ -1,0 +1,141 @@
+"""The three model back-ends behind one interface: `openai`, `llamacpp` and `rules`.
+
+- `openai`: `langchain_openai.ChatOpenAI` against any OpenAI-compatible URL (OpenAI, vLLM, Ollama,
+  llama.cpp server). Structured output goes through function calling.
+- `llamacpp`: a local GGUF file through llama-cpp-python (`ChatLlamaCpp`, grammar-constrained
+  tool calls). Install the `llamacpp` extra.
+- `rules`: no LLM at all. `get_chat_model` returns None and every node uses its rule layer.
+- `auto`: the first one that is configured (an endpoint URL or API key, then a GGUF path, then rules).
+
+`structured(...)` never raises: on any failure (endpoint down, timeout, HTTP 500, JSON that violates
+the schema) it returns None after bounded retries, and the caller falls back to its rule layer;
+`call_structured(...)` also says why, so nodes can report `degraded: true` with the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel
+
+from queryweave.graph.context import Context
+
+log = logging.getLogger(__name__)
+T = TypeVar("T", bound=BaseModel)
+
+
+def resolve_backend(ctx: Context) -> str:
+    """The back-end `ctx.llm` names, with `auto` resolved to the first configured one."""
+    choice = (ctx.llm or "auto").lower()
+    if choice != "auto":
+        return choice
+    if ctx.openai_base_url or os.environ.get("OPENAI_API_KEY"):
+        return "openai"
+    if ctx.llamacpp_model_path and Path(ctx.llamacpp_model_path).exists():
+        return "llamacpp"
+    return "rules"
+
+
+@lru_cache(maxsize=4)
+def _openai(base_url: str, model: str, timeout: float) -> BaseChatModel:
+    from langchain_openai import ChatOpenAI
+
+    return ChatOpenAI(
+        model=model,
+        base_url=base_url or None,
+        api_key=os.environ.get("OPENAI_API_KEY") or "not-needed",
+        timeout=timeout,
+        max_retries=1,
+        temperature=0,
+        # llama.cpp's server ignores `max_completion_tokens`; send max_tokens in the body itself.
+        extra_body={"max_tokens": int(os.environ.get("QUERYWEAVE_MAX_TOKENS", "512"))},
+    )
+
+
+@lru_cache(maxsize=2)
+def _llamacpp(path: str) -> BaseChatModel:
+    try:
+        from langchain_community.chat_models import ChatLlamaCpp
+    except ImportError as exc:  # pragma: no cover
+        raise ValueError("the llamacpp back-end needs `pip install 'queryweave[llamacpp]'`") from exc
+    if not Path(path).exists():
+        raise ValueError(f"GGUF model not found: {path}")
+    return ChatLlamaCpp(
+        model_path=path,
+        temperature=0,
+        n_ctx=int(os.environ.get("QUERYWEAVE_LLAMACPP_CTX", "4096")),
+        max_tokens=int(os.environ.get("QUERYWEAVE_MAX_TOKENS", "512")),
+        n_threads=os.cpu_count() or 2,
+        verbose=False,
+    )
+
+
+def get_chat_model(ctx: Context) -> BaseChatModel | None:
+    """The configured chat model, or None for the `rules` back-end."""
+    backend = resolve_backend(ctx)
+    if backend == "rules":
+        return None
+    if backend == "openai":
+        return _openai(ctx.openai_base_url, ctx.openai_model, float(ctx.llm_timeout_s))
+    if backend == "llamacpp":
+        return _llamacpp(ctx.llamacpp_model_path)
+    raise ValueError(f"unknown LLM back-end {backend!r}: use auto, openai, llamacpp or rules")
+
+
+@dataclass
+class StructuredResult:
+    """What a structured call produced: the parsed value, or None with the error that stopped it."""
+
+    value: Any
+    error: str | None = None
+
+
+def call_structured(
+    llm: BaseChatModel | None, schema: type[T], messages: Any, retries: int = 2, backoff_s: float = 0.5
+) -> StructuredResult:
+    """Ask `llm` for an instance of `schema` via function calling, with retries and backoff."""
+    if llm is None:
+        return StructuredResult(None, "no LLM configured")
+    error = "unknown error"
+    for attempt in range(retries + 1):
+        try:
+            runnable = llm.with_structured_output(schema, method="function_calling")
+            out = runnable.invoke(messages)
+            if isinstance(out, schema):
+                return StructuredResult(out)
+            if isinstance(out, dict):
+                return StructuredResult(schema.model_validate(out))
+            error = f"model returned {type(out).__name__}, not {schema.__name__}"
+        except Exception as exc:  # endpoint down, timeout, 500, schema violation...
+            error = f"{type(exc).__name__}: {str(exc)[:200]}"
+        if attempt < retries:
+            time.sleep(backoff_s * (2**attempt))
+    log.warning("structured call failed after %d tries: %s", retries + 1, error)
+    return StructuredResult(None, error)
+
+
+def structured(llm: BaseChatModel | None, schema: type[T], messages: Any, retries: int = 2) -> T | None:
+    """`call_structured(...).value`: the parsed object, or None when anything failed."""
+    return call_structured(llm, schema, messages, retries=retries).value
+
+
+def call_text(llm: BaseChatModel | None, messages: Any, retries: int = 2, backoff_s: float = 0.5) -> StructuredResult:
+    """Plain text completion with retries; `.value` is the text or None, `.error` says why."""
+    if llm is None:
+        return StructuredResult(None, "no LLM configured")
+    error = "unknown error"
+    for attempt in range(retries + 1):
+        try:
+            return StructuredResult(str(llm.invoke(messages).content))
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {str(exc)[:200]}"
+        if attempt < retries:
+            time.sleep(backoff_s * (2**attempt))
+    return StructuredResult(None, error)
