@@ -1,0 +1,89 @@
+"""Chunking: heading paths, paragraph and sentence boundaries in Chinese and English, overlap."""
+
+from __future__ import annotations
+
+from queryweave.tools.chunking import Chunk, chunk_text, headings
+
+ZH_SENTENCES = [f"第{i}步是检查连接池的最大连接数配置" for i in range(30)]
+EN_SENTENCES = [f"Step {i} checks the pool size setting." for i in range(30)]
+
+
+def test_short_document_is_one_chunk():
+    text = "# Gradle\n\nGradle caches task outputs.\n\n## Linux\n\nInstall with sdkman."
+    chunks = chunk_text(text, max_chars=800)
+    assert chunks == [Chunk(text=text, heading="Gradle", index=0)]
+    assert chunk_text("   ") == []
+    assert chunk_text("no headings here")[0].heading is None
+
+
+def test_chinese_splits_on_chinese_punctuation_within_limit():
+    text = "。".join(ZH_SENTENCES) + "。"
+    chunks = chunk_text(text, max_chars=120, overlap=0)
+    assert len(chunks) > 3
+    assert all(len(c.text) <= 120 for c in chunks)
+    assert all(c.text.endswith("。") for c in chunks)  # every cut falls after a full stop
+    assert "".join(c.text for c in chunks) == text  # no overlap: the pieces rebuild the text
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+
+
+def test_chinese_language_hint_prefers_chinese_punctuation():
+    text = "！".join(ZH_SENTENCES) + "！ See also. Done."
+    assert all(c.text.endswith(("！", ".")) for c in chunk_text(text, max_chars=100, overlap=0, lang="zh"))
+
+
+def test_english_splits_on_sentences_with_overlap():
+    text = " ".join(EN_SENTENCES)
+    chunks = chunk_text(text, max_chars=150, overlap=60)
+    assert len(chunks) > 3 and all(len(c.text) <= 150 for c in chunks)
+    assert all(c.text.startswith("Step") and c.text.endswith(".") for c in chunks)
+    for prev, nxt in zip(chunks, chunks[1:], strict=False):
+        first_sentence = nxt.text.split(". ")[0] + "."
+        assert first_sentence in prev.text  # the next chunk repeats the previous one's tail
+    assert EN_SENTENCES[-1] in chunks[-1].text and chunks[0].text.startswith(EN_SENTENCES[0])
+
+
+def test_chinese_overlap():
+    text = "。".join(ZH_SENTENCES) + "。"
+    chunks = chunk_text(text, max_chars=120, overlap=40)
+    assert len(chunks) > 3
+    for prev, nxt in zip(chunks, chunks[1:], strict=False):
+        head = nxt.text.split("。")[0] + "。"
+        assert head in prev.text  # the next chunk opens with a sentence from the previous one
+        assert prev.text.split("。")[-2] + "。" in nxt.text
+
+
+def test_paragraphs_before_sentences():
+    para_a = "Alpha paragraph sentence one. Alpha sentence two."
+    para_b = "Beta paragraph sentence one. Beta sentence two."
+    chunks = chunk_text(f"{para_a}\n\n{para_b}", max_chars=len(para_a) + 5, overlap=0)
+    assert [c.text for c in chunks] == [para_a, para_b]
+
+
+def test_heading_paths_and_sections():
+    body = " ".join(EN_SENTENCES[:8])
+    text = (
+        f"Preface text.\n\n# Install\n\n## Linux\n\n{body}\n\n## macOS\n\n{body}\n\n"
+        f"```\n# not a heading\n```\n\n# Usage\n\nRun it.\n\n### Deep\n\nDeep text."
+    )
+    chunks = chunk_text(text, max_chars=400, overlap=0)
+    by_heading = {}
+    for chunk in chunks:
+        by_heading.setdefault(chunk.heading, []).append(chunk.text)
+    assert list(by_heading) == [None, "Install > Linux", "Install > macOS", "Usage", "Usage > Deep"]
+    assert by_heading[None] == ["Preface text."]
+    assert by_heading["Install > Linux"][0].startswith("# Install\n\n## Linux\n\nStep 0")
+    assert "# not a heading" in by_heading["Install > macOS"][-1]
+    assert by_heading["Usage > Deep"] == ["### Deep\n\nDeep text."]
+
+
+def test_long_section_keeps_heading_on_first_piece_only():
+    text = "## 内存泄漏排查\n\n" + "。".join(ZH_SENTENCES) + "。"
+    chunks = chunk_text(text, max_chars=100, overlap=0)
+    assert len(chunks) > 2 and all(c.heading == "内存泄漏排查" for c in chunks)
+    assert chunks[0].text.startswith("## 内存泄漏排查\n\n第0步") and len(chunks[0].text) <= 100
+    assert not any(c.text.startswith("##") for c in chunks[1:])
+
+
+def test_headings_list():
+    text = "# A\ntext\n## B ##\n```\n# code\n```\n   ### C\n#not heading\n"
+    assert headings(text) == ["A", "B", "C"]
