@@ -1,0 +1,56 @@
+"""Prompts for Text-to-SQL: generation, repair after an error, and the naive one-shot baseline."""
+
+SYSTEM = {
+    "en": (
+        "You write one {dialect} SELECT query that answers the user's question over the database below.\n"
+        "Rules: use only the tables and columns listed; join on the keys shown (->); select only the "
+        "columns the question asks for; never modify data. String values must match the database's values "
+        "exactly (see the listed values and sample rows).\n"
+        "Reply with the SQL only, in a ```sql code block.\n\n"
+        "Database schema:\n{schema}"
+    ),
+    "zh": (
+        "请写出一条 {dialect} 的 SELECT 查询语句，用下面的数据库回答用户的问题。\n"
+        "规则：只使用列出的表和列；按所示的键（->）连接；只选择问题要求的列；不得修改数据。"
+        "问题中的字符串值可能被翻译成了中文（例如“法国”），查询里必须使用数据库中的原始取值"
+        "（见列出的取值和示例行，例如 'France'）。\n"
+        "只回复 SQL，放在 ```sql 代码块中。\n\n"
+        "数据库结构：\n{schema}"
+    ),
+}
+
+VALUE_HINTS = {
+    "en": "Values found in the database that may be meant in the question:\n{hints}",
+    "zh": "数据库中可能与问题相关的取值：\n{hints}",
+}
+
+QUESTION = {
+    "en": "Question: {question}",
+    "zh": "问题：{question}",
+}
+
+REPAIR = {
+    "en": (
+        "That query failed.\nSQL: {sql}\nError: {error}\n"
+        "Write a corrected query for the same question. Reply with the SQL only, in a ```sql code block."
+    ),
+    "zh": (
+        "这条查询出错了。\nSQL：{sql}\n错误：{error}\n"
+        "请为同一个问题写出修正后的查询。只回复 SQL，放在 ```sql 代码块中。"
+    ),
+}
+
+UNKNOWN_VALUE = {
+    "en": "the value {value!r} does not occur in {table}.{column}; its values are: {values}",
+    "zh": "取值 {value!r} 不在 {table}.{column} 中；该列的取值有：{values}",
+}
+
+NAIVE = {
+    "en": "{schema}\n\n-- Answer the question with one SQLite query.\n-- Question: {question}\nSQL:",
+    "zh": "{schema}\n\n-- 用一条 SQLite 查询回答问题。\n-- 问题：{question}\nSQL:",
+}
+
+NEEDS_LLM = {
+    "en": "Text-to-SQL needs an LLM back-end (set --llm openai or llamacpp); the rules back-end cannot write SQL.",
+    "zh": "Text-to-SQL 需要大模型后端（--llm openai 或 llamacpp）；rules 后端无法生成 SQL。",
+}

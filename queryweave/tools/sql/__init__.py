@@ -1,0 +1,1 @@
+"""Text-to-SQL: a read-only guard, a database wrapper with limits, and the generate-check-run loop."""

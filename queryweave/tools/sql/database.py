@@ -1,0 +1,225 @@
+"""A read-only SQL database behind any SQLAlchemy URL: limits, schema introspection, value lookup.
+
+SQLite files are opened read-only (`file:...?mode=ro` URI), so even a query the guard missed cannot
+write. Every query runs with a row cap and a time limit (an SQLite progress handler; PostgreSQL's
+`statement_timeout` in a READ ONLY transaction). The schema is rendered compactly for prompts:
+one line per table with column types, keys, foreign keys and a few sample rows.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.engine import Engine, make_url
+
+
+@dataclass
+class QueryResult:
+    """Rows of one query, or the error that stopped it."""
+
+    columns: list[str] = field(default_factory=list)
+    rows: list[tuple] = field(default_factory=list)
+    error: str | None = None
+    truncated: bool = False
+    elapsed_s: float = 0.0
+
+
+@dataclass
+class TableInfo:
+    """One table: columns with types, primary key, foreign keys and sample rows."""
+
+    name: str
+    columns: list[tuple[str, str]]
+    primary_key: list[str]
+    foreign_keys: list[tuple[str, str, str]]  # (column, referred table, referred column)
+    samples: list[tuple] = field(default_factory=list)
+
+    def render(self, values: dict[str, list[Any]] | None = None) -> str:
+        """Compact prompt form: `name(col TYPE PK, col TYPE -> other.col, ...)` plus sample rows."""
+        fks = {c: f"{t}.{rc}" for c, t, rc in self.foreign_keys}
+        cols = []
+        for col, typ in self.columns:
+            part = f"{col} {typ}".strip()
+            if col in self.primary_key:
+                part += " PK"
+            if col in fks:
+                part += f" -> {fks[col]}"
+            cols.append(part)
+        lines = [f"{self.name}({', '.join(cols)})"]
+        for col, vals in (values or {}).items():
+            lines.append(f"  -- {col} values: {', '.join(repr(v) for v in vals)}")
+        if self.samples:
+            shown = "; ".join("(" + ", ".join(_short(v) for v in row) + ")" for row in self.samples)
+            lines.append(f"  -- rows: {shown}")
+        return "\n".join(lines)
+
+
+def _short(value: Any, limit: int = 30) -> str:
+    s = repr(value)
+    return s if len(s) <= limit else s[: limit - 3] + "...'"
+
+
+def _readonly_url(url: str) -> tuple[str, bool]:
+    """Rewrite a SQLite file URL to a read-only URI; returns (url, is_sqlite)."""
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite"):
+        return url, False
+    db = parsed.database or ""
+    if not db or db == ":memory:" or db.startswith("file:"):
+        return url, True
+    path = Path(db).expanduser().resolve()
+    if not path.exists():
+        raise FileNotFoundError(f"SQLite database not found: {path}")
+    return f"{parsed.drivername}:///file:{path}?mode=ro&uri=true", True
+
+
+def _resolve_dangling(tables: dict[str, TableInfo]) -> None:
+    """Point foreign keys whose table does not exist at the table that has the referred column."""
+    lower = {n.lower(): n for n in tables}
+    for info in tables.values():
+        fixed = []
+        for col, ref, rcol in info.foreign_keys:
+            if ref.lower() in lower:
+                fixed.append((col, lower[ref.lower()], rcol))
+                continue
+            owners = [t for t in tables.values() if t.name != info.name
+                      and rcol.lower() in {c.lower() for c, _ in t.columns}]
+            owners.sort(key=lambda t: (rcol.lower() not in {p.lower() for p in t.primary_key}, t.name))
+            if owners:
+                fixed.append((col, owners[0].name, rcol))
+        info.foreign_keys = fixed
+
+
+class SqlDatabase:
+    """A database opened for reading, with a row cap and a per-query time limit."""
+
+    def __init__(self, url: str, max_rows: int = 1000, timeout_s: float = 10.0, sample_rows: int = 3):
+        """Open `url` (a SQLAlchemy URL or a path to a SQLite file) read-only."""
+        if "://" not in url:
+            url = f"sqlite:///{url}"
+        self.url, self.is_sqlite = _readonly_url(url)
+        self.max_rows = max_rows
+        self.timeout_s = timeout_s
+        self.sample_rows = sample_rows
+        self.engine: Engine = create_engine(self.url)
+        self._tables: dict[str, TableInfo] | None = None
+
+    @property
+    def dialect(self) -> str:
+        """The sqlglot dialect name of this database."""
+        name = self.engine.dialect.name
+        return {"postgresql": "postgres", "mssql": "tsql"}.get(name, name)
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self.engine.dispose()
+
+    def run(self, sql: str, max_rows: int | None = None) -> QueryResult:
+        """Execute one (already guarded) query within the limits; errors come back in `.error`."""
+        cap = self.max_rows if max_rows is None else max_rows
+        start = time.monotonic()
+        try:
+            with self.engine.connect() as conn:
+                raw = conn.connection.driver_connection
+                if self.is_sqlite:
+                    deadline = start + self.timeout_s
+                    raw.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 1000)
+                elif self.engine.dialect.name == "postgresql":
+                    conn.execute(text("SET TRANSACTION READ ONLY"))
+                    conn.execute(text(f"SET LOCAL statement_timeout = {int(self.timeout_s * 1000)}"))
+                try:
+                    cur = conn.exec_driver_sql(sql)
+                    columns = list(cur.keys())
+                    rows = [tuple(r) for r in cur.fetchmany(cap + 1)]
+                finally:
+                    if self.is_sqlite:
+                        raw.set_progress_handler(None, 0)
+                    conn.rollback()
+        except Exception as exc:
+            msg = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+            if "interrupted" in msg.lower() or "statement timeout" in msg.lower():
+                msg = f"query exceeded the time limit of {self.timeout_s:g}s"
+            return QueryResult(error=msg, elapsed_s=time.monotonic() - start)
+        return QueryResult(columns, rows[:cap], None, len(rows) > cap, time.monotonic() - start)
+
+    # ---- schema -------------------------------------------------------------------------------
+
+    def tables(self) -> dict[str, TableInfo]:
+        """Every table with columns, keys and sample rows (cached)."""
+        if self._tables is None:
+            insp = inspect(self.engine)
+            out: dict[str, TableInfo] = {}
+            for name in insp.get_table_names():
+                if name.startswith("sqlite_"):
+                    continue
+                cols = [(c["name"], str(c["type"]) if c.get("type") is not None else "") for c in insp.get_columns(name)]
+                pk = list(insp.get_pk_constraint(name).get("constrained_columns") or [])
+                fks = []
+                for fk in insp.get_foreign_keys(name):
+                    for c, rc in zip(fk["constrained_columns"], fk["referred_columns"], strict=False):
+                        fks.append((c, fk["referred_table"], rc))
+                out[name] = TableInfo(name, cols, pk, fks)
+            _resolve_dangling(out)
+            for info in out.values():
+                if self.sample_rows:
+                    res = self.run(f"SELECT * FROM {self.quote(info.name)} LIMIT {self.sample_rows}",
+                                   max_rows=self.sample_rows)
+                    info.samples = res.rows
+            self._tables = out
+        return self._tables
+
+    def quote(self, name: str) -> str:
+        """Quote an identifier for this dialect."""
+        return self.engine.dialect.identifier_preparer.quote(name)
+
+    def text_columns(self, table: str) -> list[str]:
+        """Columns of `table` whose declared type is textual."""
+        info = self.tables()[table]
+        return [c for c, t in info.columns if any(k in t.upper() for k in ("CHAR", "TEXT", "CLOB", "STRING"))
+                or t == ""]
+
+    def distinct_values(self, table: str, column: str, limit: int = 12) -> list[Any] | None:
+        """The column's distinct values when there are at most `limit` of them, else None."""
+        q = self.quote
+        res = self.run(f"SELECT DISTINCT {q(column)} FROM {q(table)} WHERE {q(column)} IS NOT NULL "
+                       f"LIMIT {limit + 1}", max_rows=limit + 1)
+        if res.error or len(res.rows) > limit:
+            return None
+        return [r[0] for r in res.rows]
+
+    def find_values(self, term: str, tables: list[str] | None = None, limit: int = 3) -> list[tuple[str, str, Any]]:
+        """Database values that contain `term` (case-insensitive LIKE) in text columns: (table, column, value)."""
+        if not term.strip():
+            return []
+        q = self.quote
+        pattern = "%" + term.replace("'", "''").replace("%", "").replace("_", "") + "%"
+        hits: list[tuple[str, str, Any]] = []
+        for table in tables or list(self.tables()):
+            for col in self.text_columns(table):
+                res = self.run(f"SELECT DISTINCT {q(col)} FROM {q(table)} WHERE {q(col)} LIKE '{pattern}' "
+                               f"LIMIT {limit}", max_rows=limit)
+                hits.extend((table, col, r[0]) for r in res.rows if r[0] is not None)
+        return hits
+
+    def schema_text(self, tables: list[str] | None = None, low_cardinality: int = 0) -> str:
+        """The schema of `tables` (all when None) rendered compactly for a prompt.
+
+        With `low_cardinality > 0`, text columns with at most that many distinct values list them
+        (helps when a question's values were translated, e.g. 法国 -> 'France').
+        """
+        infos = self.tables()
+        blocks = []
+        for name in tables or list(infos):
+            info = infos[name]
+            values = {}
+            if low_cardinality:
+                for col in self.text_columns(name):
+                    vals = self.distinct_values(name, col, low_cardinality)
+                    if vals and len(vals) > 1 and not all(str(v).strip().lstrip("-").isdigit() for v in vals):
+                        values[col] = vals
+            blocks.append(info.render(values))
+        return "\n".join(blocks)

@@ -1,0 +1,99 @@
+"""Which tables and values of a database a question is about: lexical schema linking.
+
+Question words (stemmed) are matched against table and column names (split on `_` and camelCase)
+and against database values; matched tables bring their foreign-key neighbours along so joins stay
+possible. Chinese questions rarely share words with English schemas: when nothing matches, every
+table is kept, and low-cardinality text columns list their values in the prompt instead.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.text import EN_STOPWORDS, tokenize, words
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_QUOTED = re.compile(r"[\"'“‘]([^\"'”’]{2,60})[\"'”’]")
+
+
+def identifier_tokens(name: str) -> set[str]:
+    """Stemmed pieces of an identifier: `car_makers` -> {car, maker}; `FullName` -> {full, name}."""
+    parts = [p for chunk in re.split(r"[_\W]+", name) for p in _CAMEL.findall(chunk)]
+    return set(tokenize(" ".join(parts), stopwords=False)) | {name.lower()}
+
+
+def table_scores(db: SqlDatabase, question: str) -> dict[str, float]:
+    """A lexical relevance score per table: name hits count double, column hits once."""
+    q = set(tokenize(question, stopwords=True))
+    scores: dict[str, float] = {}
+    for name, info in db.tables().items():
+        score = 2.0 * len(identifier_tokens(name) & q)
+        for col, _ in info.columns:
+            score += 1.0 * bool(identifier_tokens(col) & q - {"id"})
+        scores[name] = score
+    return scores
+
+
+def candidate_terms(question: str, limit: int = 10) -> list[str]:
+    """Pieces of the question that may be database values: quoted strings, names, numbers, words."""
+    terms: list[str] = [m.group(1).strip() for m in _QUOTED.finditer(question)]
+    latin = [w for w in words(question) if w.isascii()]
+    caps = []
+    run: list[str] = []
+    for i, w in enumerate(latin + [""]):
+        if w[:1].isupper() and i > 0:
+            run.append(w)
+        else:
+            if run:
+                caps.append(" ".join(run))
+            run = []
+    terms += caps
+    terms += [w for w in latin if len(w) >= 3 and w.lower() not in EN_STOPWORDS and not w.isdigit()]
+    seen: set[str] = set()
+    out = []
+    for t in terms:
+        if t.lower() not in seen:
+            seen.add(t.lower())
+            out.append(t)
+    return out[:limit]
+
+
+def value_hints(db: SqlDatabase, question: str, tables: list[str], limit: int = 8) -> list[tuple[str, str, Any]]:
+    """(table, column, value) for database values equal to (case-insensitively) a term of the question."""
+    hits: list[tuple[str, str, Any]] = []
+    q = db.quote
+    for term in candidate_terms(question):
+        safe = term.replace("'", "''")
+        for table in tables:
+            for col in db.text_columns(table):
+                res = db.run(f"SELECT DISTINCT {q(col)} FROM {q(table)} WHERE lower({q(col)}) = lower('{safe}') "
+                             f"LIMIT 2", max_rows=2)
+                hits.extend((table, col, r[0]) for r in res.rows)
+        if len(hits) >= limit:
+            break
+    return hits[:limit]
+
+
+def select_tables(db: SqlDatabase, question: str, max_tables: int = 5) -> list[str]:
+    """The tables worth showing for `question`: all of a small schema, else matches plus FK neighbours."""
+    infos = db.tables()
+    names = list(infos)
+    if len(names) <= max_tables:
+        return names
+    scores = table_scores(db, question)
+    for table, _, _ in value_hints(db, question, names):
+        scores[table] = scores.get(table, 0) + 2.0
+    picked = [n for n in sorted(names, key=lambda n: -scores[n]) if scores[n] > 0][:max_tables]
+    if not picked:
+        return names
+    neighbours: list[str] = []
+    for name in picked:
+        for _, ref, _ in infos[name].foreign_keys:
+            neighbours.append(ref)
+        neighbours += [o for o, info in infos.items() if any(ref == name for _, ref, _ in info.foreign_keys)]
+    extra = [n for n in dict.fromkeys(neighbours) if n not in picked]
+    # bridge tables (pointing at two picked tables) first, then other neighbours
+    extra.sort(key=lambda n: -sum(ref in picked for _, ref, _ in infos[n].foreign_keys))
+    return [n for n in names if n in picked + extra[: max(0, max_tables + 2 - len(picked))]]

@@ -1,0 +1,175 @@
+"""Text-to-SQL: select tables, prompt the model, extract and guard the SQL, run it, repair, retry.
+
+The loop: schema linking (`schema_select`) -> prompt (`queryweave.prompts.sql`) -> the model's SQL
+(plain text with a code block, or function calling) -> the read-only guard -> execution with limits.
+A blocked query, an execution error, or a string literal that is not a value of its column (often a
+translated value: 法国 for 'France') is fed back and the model tries again, at most `max_retries`
+times. Literals that differ from a database value only in case are fixed without asking.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from queryweave.prompts import pick
+from queryweave.prompts import sql as P
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.guard import check_sql
+from queryweave.tools.sql.literals import check_literals
+from queryweave.tools.sql.schema_select import select_tables, value_hints
+from queryweave.tools.text import detect_language
+
+_FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
+_START = re.compile(r"\b(SELECT|WITH)\b", re.I)
+
+
+class SqlQuery(BaseModel):
+    """One SQL query answering the question."""
+
+    sql: str = Field(description="a single read-only SELECT query")
+
+
+@dataclass
+class SqlAnswer:
+    """What the loop produced: the final SQL and its rows, or the error that remained."""
+
+    question: str
+    sql: str = ""
+    columns: list[str] = field(default_factory=list)
+    rows: list[tuple] = field(default_factory=list)
+    error: str | None = None
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
+    truncated: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when a guarded query ran without error."""
+        return self.error is None and bool(self.sql)
+
+
+def extract_sql(text: str) -> str:
+    """The SQL in a model reply: a fenced block if any, else from the first SELECT/WITH on."""
+    text = (text or "").strip()
+    m = _FENCE.search(text)
+    if m:
+        body = m.group(1)
+    else:
+        start = _START.search(text)
+        body = text[start.start():] if start else text
+        body = body.split("```")[0]
+        body = re.split(r"\n\s*\n", body)[0]  # stop at the explanation after a blank line
+    body = body.strip().rstrip(";").strip()
+    if ";" in body:  # keep the first statement when the model wrote several
+        body = body.split(";")[0].strip() if check_sql(body).reason.endswith("exactly one SELECT is allowed") else body
+    return body
+
+
+class TextToSQL:
+    """Question -> guarded SQL -> rows, with schema selection and bounded repair."""
+
+    def __init__(self, db: SqlDatabase, llm: BaseChatModel | None, max_retries: int = 2, max_tables: int = 5,
+                 low_cardinality: int = 12, method: str = "text"):
+        """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`."""
+        self.db = db
+        self.llm = llm
+        self.max_retries = max_retries
+        self.max_tables = max_tables
+        self.low_cardinality = low_cardinality
+        self.method = method
+
+    def messages(self, question: str, lang: str | None = None) -> tuple[list[BaseMessage], list[str]]:
+        """The opening prompt for `question` and the tables it shows."""
+        lang = lang or detect_language(question)
+        tables = select_tables(self.db, question, self.max_tables)
+        schema = self.db.schema_text(tables, low_cardinality=self.low_cardinality)
+        system = pick(P.SYSTEM, lang).format(dialect=_dialect_name(self.db), schema=schema)
+        hints = value_hints(self.db, question, tables)
+        if hints:
+            lines = "\n".join(f"- {t}.{c} = {v!r}" for t, c, v in hints)
+            system += "\n\n" + pick(P.VALUE_HINTS, lang).format(hints=lines)
+        return [SystemMessage(system), HumanMessage(pick(P.QUESTION, lang).format(question=question))], tables
+
+    def _generate(self, messages: list[BaseMessage]) -> str:
+        if self.method == "function_calling":
+            out = self.llm.with_structured_output(SqlQuery, method="function_calling").invoke(messages)
+            if isinstance(out, dict):
+                out = SqlQuery.model_validate(out)
+            return out.sql if out else ""
+        return str(self.llm.invoke(messages).content)
+
+    def ask(self, question: str, lang: str | None = None) -> SqlAnswer:
+        """Answer `question` with rows from the database (or a clear error)."""
+        lang = lang or detect_language(question)
+        answer = SqlAnswer(question)
+        if self.llm is None:
+            answer.error = pick(P.NEEDS_LLM, lang)
+            return answer
+        messages, answer.tables = self.messages(question, lang)
+        for _ in range(self.max_retries + 1):
+            try:
+                reply = self._generate(messages)
+            except Exception as exc:  # endpoint down, malformed tool call...
+                answer.attempts.append({"sql": "", "error": f"model call failed: {exc}"[:300]})
+                answer.error = answer.attempts[-1]["error"]
+                break
+            sql = extract_sql(reply)
+            feedback = self._run(answer, sql)
+            if feedback is None:
+                return answer
+            messages = messages + [AIMessage(f"```sql\n{sql}\n```"),
+                                   HumanMessage(pick(P.REPAIR, lang).format(sql=sql, error=feedback))]
+        return answer
+
+    def _run(self, answer: SqlAnswer, sql: str) -> str | None:
+        """Guard, run and check one query; returns feedback for the model, or None when done."""
+        verdict = check_sql(sql, self.db.dialect)
+        answer.sql = sql
+        if not verdict.allowed:
+            answer.error = f"blocked by the guard: {verdict.reason}"
+            answer.attempts.append({"sql": sql, "error": answer.error})
+            return answer.error
+        fixed, problem = check_literals(self.db, sql, lang=detect_language(answer.question))
+        if fixed != sql:
+            sql = answer.sql = fixed
+        result = self.db.run(sql)
+        answer.columns, answer.rows, answer.truncated = result.columns, result.rows, result.truncated
+        answer.error = result.error
+        answer.attempts.append({"sql": sql, "error": result.error or problem})
+        if result.error:
+            return result.error
+        if problem and len(answer.attempts) <= self.max_retries:
+            return problem
+        return None
+
+
+def naive_sql(db: SqlDatabase, llm: BaseChatModel, question: str) -> SqlAnswer:
+    """The baseline: whole schema, one shot, no selection, no value hints, no retry (still guarded)."""
+    lang = detect_language(question)
+    answer = SqlAnswer(question, tables=list(db.tables()))
+    schema = "\n".join(t.render() .split("\n")[0] for t in db.tables().values())
+    prompt = pick(P.NAIVE, lang).format(schema=schema, question=question)
+    try:
+        sql = extract_sql(str(llm.invoke([HumanMessage(prompt)]).content))
+    except Exception as exc:
+        answer.error = f"model call failed: {exc}"[:300]
+        return answer
+    answer.sql = sql
+    verdict = check_sql(sql, db.dialect)
+    if not verdict.allowed:
+        answer.error = f"blocked by the guard: {verdict.reason}"
+    else:
+        result = db.run(sql)
+        answer.columns, answer.rows, answer.error = result.columns, result.rows, result.error
+    answer.attempts.append({"sql": sql, "error": answer.error})
+    return answer
+
+
+def _dialect_name(db: SqlDatabase) -> str:
+    return {"sqlite": "SQLite", "postgres": "PostgreSQL", "mysql": "MySQL"}.get(db.dialect, db.dialect)
