@@ -14,6 +14,7 @@ def test_short_document_is_one_chunk():
     assert chunks == [Chunk(text=text, heading="Gradle", index=0)]
     assert chunk_text("   ") == []
     assert chunk_text("no headings here")[0].heading is None
+    assert chunk_text("# Title\n## First part\n\nBody.")[0].heading == "Title"
 
 
 def test_chinese_splits_on_chinese_punctuation_within_limit():

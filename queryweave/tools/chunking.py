@@ -88,7 +88,7 @@ def chunk_text(
 ) -> list[Chunk]:
     """Split `text` into chunks of at most `max_chars` characters, `overlap` characters shared.
 
-    A text of at most `max_chars` stays one chunk (its heading is the first heading path in it).
+    A text of at most `max_chars` stays one chunk (its heading is the first heading in it).
     Longer text is cut at Markdown headings, then paragraphs, then sentences (Chinese punctuation
     first when `lang` is "zh"; `lang` is detected when None). Each chunk carries its heading path,
     e.g. "Install > Linux". A section holding only a heading is folded into the next one.
@@ -97,10 +97,9 @@ def chunk_text(
     if not text:
         return []
     lang = lang or detect_language(text[:2000])
-    sections = _sections(text)
     if len(text) <= max_chars:
-        heading = next((h for h, _, _ in sections if h), None)
-        return [Chunk(text=text, heading=heading, index=0)]
+        return [Chunk(text=text, heading=next(iter(headings(text)), None), index=0)]
+    sections = _sections(text)
     chunks: list[Chunk] = []
     for heading, head, body in sections:
         whole = f"{head}\n\n{body}".strip()
