@@ -143,7 +143,9 @@ def test_beir_rows(corpus, caplog):
     d1, d2 = docs["beir/corpus.jsonl#d1"], docs["beir/corpus.jsonl#d2"]
     assert d1.metadata["doc_id"] == "d1" and d1.metadata["content_type"] == "beir"
     assert d1.metadata["title"] == "Aerodynamics" and d1.text == "Aerodynamics\n\nBoundary layer flow."
-    assert d2.metadata["lang"] == "zh" and d2.metadata["title"] == "d2" and d2.text == "边界层流动的实验研究。"
+    assert (
+        d2.metadata["lang"] == "zh" and d2.metadata["title"] == "d2" and d2.text == "边界层流动的实验研究。"
+    )
     assert "corpus.jsonl:3" in caplog.text  # the bad row is reported, the good ones kept
 
 
@@ -163,15 +165,25 @@ def test_bad_files_are_skipped_with_warnings(tmp_path, caplog):
     (tmp_path / "latin.txt").write_bytes("caf\xe9 au lait is a drink. ".encode("latin-1") * 3)
     (tmp_path / "gbk.txt").write_bytes("数据库连接池的默认大小。".encode("gbk"))
     (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n")
+    (tmp_path / "queries.jsonl").write_text('{"_id": "q1", "text": "a query"}\n', encoding="utf-8")
     (tmp_path / "empty.md").write_text("   \n", encoding="utf-8")
     with caplog.at_level(logging.WARNING):
         docs = {d.source: d for d in iter_documents([tmp_path, tmp_path / "missing"])}
     assert set(docs) == {"good.md", "latin.txt", "gbk.txt"}
     assert docs["gbk.txt"].text == "数据库连接池的默认大小。"
     assert "\ufffd" in docs["latin.txt"].text and "au lait" in docs["latin.txt"].text
-    for name in ("broken.pdf", "bad_yaml.md", "binary.txt", "garbage.txt", "image.png", "empty.md", "missing"):
+    for name in (
+        "broken.pdf",
+        "bad_yaml.md",
+        "binary.txt",
+        "garbage.txt",
+        "image.png",
+        "empty.md",
+        "missing",
+    ):
         assert name in caplog.text, name
     assert "invalid YAML" in caplog.text
+    assert "queries.jsonl" not in caplog.text  # a BEIR companion file is skipped quietly (info)
 
 
 def test_file_fingerprint(tmp_path):

@@ -243,7 +243,12 @@ def iter_documents(paths: list[str | Path]) -> Iterator[SourceDoc]:
     for path, root in _walk(paths):
         loader = _loader_for(path)
         if loader is None:
-            log.warning("skipping %s: unsupported file type", path)
+            beir_companion = path.name == "queries.jsonl" or "qrels" in path.as_posix()
+            log.log(
+                logging.INFO if beir_companion else logging.WARNING,
+                "skipping %s: unsupported file type",
+                path,
+            )
             continue
         try:
             # rows of a BEIR corpus stream (bad rows are skipped one by one); other files load whole
