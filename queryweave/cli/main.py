@@ -20,9 +20,11 @@ COMMAND_MODULES = [
     "queryweave.cli.ingest",
     "queryweave.cli.ask",
     "queryweave.cli.stats",
+    "queryweave.cli.structured",
 ]
 EVAL_MODULES = [
     "queryweave.cli.eval_retrieval",
+    "queryweave.cli.structured",
 ]
 
 

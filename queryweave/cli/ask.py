@@ -1,0 +1,104 @@
+"""`queryweave ask "..."`: run the graph on a question (optionally in a conversation thread)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import uuid
+from typing import Any
+
+from queryweave.cli.main import fail, print_json
+from queryweave.graph.context import Context
+
+
+def run_question(ctx: Context, question: str | None, thread_id: str | None = None,
+                 resume: str | None = None, image: str | None = None) -> dict[str, Any]:
+    """Invoke the graph with the SQLite/PostgreSQL checkpointer; returns the output plus `thread_id`."""
+    from langgraph.types import Command
+
+    from queryweave.graph.builder import build_graph
+    from queryweave.graph.checkpoint import make_checkpointer
+
+    thread_id = thread_id or uuid.uuid4().hex[:12]
+    graph = build_graph(checkpointer=make_checkpointer(ctx))
+    config = {"configurable": {"thread_id": thread_id}}
+    if resume is not None:
+        payload: Any = Command(resume=resume)
+    else:
+        payload = {"question": question or ""}
+        if image:
+            payload["image"] = image
+    result = dict(graph.invoke(payload, config=config, context=ctx))
+    interrupts = result.pop("__interrupt__", None)
+    if interrupts:
+        value = interrupts[0].value if hasattr(interrupts[0], "value") else interrupts[0]
+        result["clarification"] = value
+        result.setdefault("answer", "")
+    result["thread_id"] = thread_id
+    return result
+
+
+def shape(result: dict[str, Any]) -> dict[str, Any]:
+    """The stable JSON shape of `ask --json`."""
+    citations = [{"chunk_id": c.get("chunk_id"), "source": c.get("source"), "title": c.get("title", ""),
+                  "text": c.get("text", "")} for c in result.get("citations") or []]
+    out = {
+        "answer": result.get("answer", ""),
+        "citations": citations,
+        "intent": result.get("intent"),
+        "route": result.get("route"),
+        "k": result.get("k"),
+        "confidence": result.get("confidence"),
+        "backend": result.get("backend"),
+        "timings": result.get("timings") or {},
+        "resolved_query": result.get("resolved_query"),
+        "needs_retrieval": result.get("needs_retrieval", True),
+        "thread_id": result.get("thread_id"),
+        "degraded": bool(result.get("degraded")),
+    }
+    for key in ("clarification", "sql", "cypher", "rows", "verdicts", "strategy", "attempts", "degraded_reasons"):
+        if result.get(key):
+            out[key] = result[key]
+    return out
+
+
+def print_human(out: dict[str, Any]) -> None:
+    """Readable output for a terminal."""
+    if out.get("clarification"):
+        c = out["clarification"]
+        print(c.get("question", ""))
+        for i, opt in enumerate(c.get("options", []), 1):
+            print(f"  {i}. {opt}")
+        print(f"(resume with: queryweave ask --thread {out['thread_id']} --resume \"<choice>\")")
+        return
+    print(out["answer"])
+    for i, c in enumerate(out["citations"], 1):
+        print(f"  [{i}] {c['title'] or c['source']} ({c['source']})")
+    print(f"-- intent={out['intent']} route={out['route']} k={out['k']} confidence={out['confidence']} "
+          f"backend={out['backend']} thread={out['thread_id']}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Answer one question."""
+    question = args.question
+    if question == "-":
+        question = sys.stdin.read()
+    if args.resume is None and not (question and question.strip()) and not args.image:
+        return fail("empty question: give the question as an argument (or '-' to read stdin)")
+    if args.resume is not None and not args.thread:
+        return fail("--resume needs --thread ID (the thread that asked for clarification)")
+    result = run_question(args.context, question, args.thread, args.resume, args.image)
+    out = shape(result)
+    print_json(out) if args.json else print_human(out)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `ask`."""
+    p = sub.add_parser("ask", help="ask a question")
+    p.add_argument("question", nargs="?", default=None, help="the question ('-' reads stdin)")
+    p.add_argument("--thread", default=None, help="conversation thread id (memory across turns)")
+    p.add_argument("--resume", default=None, help="answer to a clarification question (with --thread)")
+    p.add_argument("--image", default=None, help="an image whose text (OCR) joins the question")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run)

