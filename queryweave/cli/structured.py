@@ -1,0 +1,133 @@
+"""`queryweave guard sql|cypher` (lint statements from stdin) and `queryweave eval sql|cypher DIR`.
+
+`guard` reads one statement per line and prints one line per statement: `allowed: reason` or
+`blocked: reason`; the exit code is 1 when any statement was blocked. `eval sql` / `eval cypher`
+measure execution accuracy with the run's LLM (`--model-url` points at an OpenAI-compatible server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from queryweave.cli.main import fail, print_json
+
+
+def run_guard(args: argparse.Namespace) -> int:
+    """Judge each stdin line; print one verdict line per statement."""
+    if args.language == "sql":
+        from queryweave.tools.sql.guard import check_sql
+
+        def judge(s: str):
+            return check_sql(s, args.dialect)
+    else:
+        from queryweave.tools.cypher.guard import check_cypher as judge
+    blocked = 0
+    for line in sys.stdin:
+        statement = line.strip()
+        if not statement:
+            continue
+        verdict = judge(statement)
+        blocked += not verdict.allowed
+        print(verdict.line())
+    return 1 if blocked else 0
+
+
+def _llm(args: argparse.Namespace):
+    from queryweave.models import get_chat_model
+
+    ctx = args.context
+    if args.model_url:
+        ctx = ctx.with_overrides(llm="openai", openai_base_url=args.model_url,
+                                 openai_model=args.model_name or ctx.openai_model)
+    return get_chat_model(ctx)
+
+
+def _progress(args: argparse.Namespace):
+    if args.json or args.quiet:
+        return None
+    counter = {"n": 0, "ok": 0}
+
+    def show(item: dict) -> None:
+        counter["n"] += 1
+        counter["ok"] += bool(item["correct"])
+        print(f"[{counter['n']}] {item['lang']} {'ok ' if item['correct'] else 'bad'} "
+              f"acc={counter['ok'] / counter['n']:.3f} {item['seconds']}s", file=sys.stderr, flush=True)
+    return show
+
+
+def _report(args: argparse.Namespace, report: dict) -> int:
+    if args.items:
+        Path(args.items).write_text("\n".join(json.dumps(i, ensure_ascii=False, default=str)
+                                              for i in report["items"]) + "\n", encoding="utf-8")
+    report = {k: v for k, v in report.items() if k != "items"}
+    if args.json:
+        print_json(report)
+        return 0
+    print(f"execution accuracy {report['execution_accuracy']:.3f} (n={report['n']}, "
+          f"failed to run {report['failed_to_run']:.3f})")
+    for lang, block in report["by_language"].items():
+        print(f"  {lang}: {block['execution_accuracy']:.3f} (n={block['n']}, failed to run {block['failed_to_run']:.3f})")
+    if "baseline" in report:
+        b = report["baseline"]
+        print(f"naive baseline {b['execution_accuracy']:.3f} (n={b['n']}, failed to run {b['failed_to_run']:.3f})")
+        for lang, block in b["by_language"].items():
+            print(f"  {lang}: {block['execution_accuracy']:.3f} (n={block['n']})")
+    return 0
+
+
+def run_eval_sql(args: argparse.Namespace) -> int:
+    """Spider-style execution accuracy."""
+    from queryweave.eval.spider import evaluate_sql
+
+    llm = _llm(args)
+    if llm is None:
+        return fail("Text-to-SQL needs an LLM back-end: pass --llm openai|llamacpp or --model-url URL")
+    langs = tuple(x.strip() for x in args.languages.split(",") if x.strip())
+    report = evaluate_sql(args.dir, llm, limit=args.limit, languages=langs, baseline=args.baseline,
+                          progress=_progress(args), max_retries=args.retries)
+    return _report(args, report)
+
+
+def run_eval_cypher(args: argparse.Namespace) -> int:
+    """text2cypher-style execution accuracy on the embedded graph engine."""
+    from queryweave.eval.cypher_eval import evaluate_cypher
+
+    llm = _llm(args)
+    if llm is None:
+        return fail("Text-to-Cypher needs an LLM back-end: pass --llm openai|llamacpp or --model-url URL")
+    return _report(args, evaluate_cypher(args.dir, llm, limit=args.limit, progress=_progress(args)))
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `guard sql|cypher`."""
+    p = sub.add_parser("guard", help="check SQL or Cypher statements (one per stdin line) for read-only safety")
+    p.add_argument("language", choices=["sql", "cypher"])
+    p.add_argument("--dialect", default="sqlite", help="SQL dialect for the parser (sqlite, postgres, ...)")
+    p.set_defaults(func=run_guard)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--limit", type=int, default=None, help="only N questions, spread evenly over the file")
+    p.add_argument("--json", action="store_true", help="print {execution_accuracy, n, by_language}")
+    p.add_argument("--model-url", default=None, help="OpenAI-compatible endpoint (else the run's --llm)")
+    p.add_argument("--model-name", default=None, help="model name at --model-url")
+    p.add_argument("--items", default=None, help="write per-question results to this JSONL file")
+    p.add_argument("--quiet", action="store_true", help="no per-question progress on stderr")
+
+
+def register_eval(ev: argparse._SubParsersAction) -> None:
+    """Add `eval sql DIR` and `eval cypher DIR`."""
+    p = ev.add_parser("sql", help="Text-to-SQL execution accuracy on a Spider-layout folder")
+    p.add_argument("dir", help="folder with questions.jsonl and database/<db>/<db>.sqlite")
+    p.add_argument("--languages", default="en,zh", help="comma list of question languages")
+    p.add_argument("--baseline", action="store_true", help="also score the naive whole-schema one-shot prompt")
+    p.add_argument("--retries", type=int, default=2, help="repair attempts after an error")
+    _common(p)
+    p.set_defaults(func=run_eval_sql)
+    p = ev.add_parser("cypher", help="Text-to-Cypher execution accuracy on a text2cypher-style folder")
+    p.add_argument("dir", help="folder with questions.jsonl and a *.cypher CREATE script")
+    _common(p)
+    p.set_defaults(func=run_eval_cypher)

@@ -1,0 +1,75 @@
+"""Text-to-Cypher evaluation on a folder with a CREATE script and question/Cypher pairs.
+
+Layout (the text2cypher movies set): `DIR/questions.jsonl` (`question`, `cypher`), one `*.cypher`
+CREATE script and optionally `*_schema.txt`. The script is loaded into a fresh embedded kuzu store;
+gold queries run there too (with the same Neo4j->kuzu renames), and rows are compared as
+multisets (ordered when the gold query orders). Gold queries that fail on the engine are counted
+and skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from queryweave.eval.execution import orders, same_results, summarize
+from queryweave.tools.cypher.loader import load_script
+from queryweave.tools.cypher.store import KuzuStore
+from queryweave.tools.cypher.text_to_cypher import TextToCypher
+from queryweave.tools.text import detect_language
+
+
+def build_store(directory: str | Path, target: str | Path | None = None) -> KuzuStore:
+    """Load the folder's CREATE script into a kuzu store (a temporary one unless `target`) and open it."""
+    directory = Path(directory)
+    scripts = sorted(directory.glob("*.cypher"))
+    if not scripts:
+        raise FileNotFoundError(f"no *.cypher CREATE script in {directory}")
+    schemas = sorted(directory.glob("*schema*.txt"))
+    path = Path(target) if target else Path(tempfile.mkdtemp(prefix="qw-kuzu-")) / "graph.kuzu"
+    load_script(scripts[0], path, overwrite=True, schema_text=schemas[0].read_text(encoding="utf-8") if schemas else None)
+    return KuzuStore(path)
+
+
+def _values(rows: list[dict[str, Any]]) -> list[tuple]:
+    return [tuple(r.values()) for r in rows]
+
+
+def evaluate_cypher(directory: str | Path, llm: BaseChatModel, limit: int | None = None,
+                    progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Execution accuracy of `TextToCypher` on a text2cypher-style folder."""
+    directory = Path(directory)
+    rows = [json.loads(x) for x in (directory / "questions.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    if limit and limit < len(rows):
+        rows = [rows[int(i * len(rows) / limit)] for i in range(limit)]
+    store = build_store(directory)
+    tool = TextToCypher(store, llm)
+    items: list[dict[str, Any]] = []
+    gold_failed = 0
+    try:
+        for row in rows:
+            gold_rows, gold_error = tool.run(row["cypher"])
+            if gold_error:
+                gold_failed += 1
+                continue
+            start = time.monotonic()
+            ans = tool.ask(row["question"])
+            item = {"lang": detect_language(row["question"]), "question": row["question"], "query": ans.query,
+                    "gold": row["cypher"], "error": ans.error, "attempts": len(ans.attempts),
+                    "correct": ans.ok and same_results(_values(ans.rows), _values(gold_rows), orders(row["cypher"])),
+                    "seconds": round(time.monotonic() - start, 2)}
+            items.append(item)
+            if progress:
+                progress(item)
+    finally:
+        store.close()
+    report = summarize(items)
+    report["gold_failed_on_engine"] = gold_failed
+    report["items"] = items
+    return report

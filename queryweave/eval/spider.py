@@ -1,0 +1,81 @@
+"""Spider-style Text-to-SQL evaluation: execution accuracy, English and Chinese separately.
+
+Layout: `DIR/questions.jsonl` (`db_id`, `question_en`, `question_zh` or `question`, `gold_sql`) and
+`DIR/database/<db_id>/<db_id>.sqlite`. Each question is asked in every language it has; the
+predicted and gold rows are compared with `queryweave.eval.execution.same_results`. The naive
+baseline (whole schema, one shot, no retry) can be measured in the same run.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from queryweave.eval.execution import orders, same_results, summarize
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
+
+
+def load_questions(directory: str | Path, limit: int | None = None) -> list[dict[str, Any]]:
+    """The questions of a Spider-layout folder; `limit` keeps that many spread evenly over the file."""
+    path = Path(directory) / "questions.jsonl"
+    if not path.exists():
+        raise FileNotFoundError(f"no questions.jsonl in {directory}")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if limit and limit < len(rows):
+        rows = [rows[int(i * len(rows) / limit)] for i in range(limit)]
+    return rows
+
+
+def _variants(row: dict[str, Any], languages: tuple[str, ...]) -> list[tuple[str, str]]:
+    out = []
+    for lang in languages:
+        text = row.get(f"question_{lang}") or (row.get("question") if lang == "en" else None)
+        if text:
+            out.append((lang, text))
+    return out
+
+
+def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = None,
+                 languages: tuple[str, ...] = ("en", "zh"), baseline: bool = False,
+                 progress: Callable[[dict[str, Any]], None] | None = None, **tool_options: Any) -> dict[str, Any]:
+    """Execution accuracy of `TextToSQL` (and of the naive baseline when `baseline`) on a Spider folder."""
+    directory = Path(directory)
+    dbs: dict[str, SqlDatabase] = {}
+    items: list[dict[str, Any]] = []
+    base_items: list[dict[str, Any]] = []
+    for row in load_questions(directory, limit):
+        db_id = row["db_id"]
+        if db_id not in dbs:
+            dbs[db_id] = SqlDatabase(str(directory / "database" / db_id / f"{db_id}.sqlite"), max_rows=100000)
+        db = dbs[db_id]
+        gold = db.run(row["gold_sql"])
+        tool = TextToSQL(db, llm, **tool_options)
+        for lang, question in _variants(row, languages):
+            start = time.monotonic()
+            ans = tool.ask(question, lang=lang)
+            item = {"id": row.get("id"), "db_id": db_id, "lang": lang, "question": question, "sql": ans.sql,
+                    "gold_sql": row["gold_sql"], "error": ans.error, "attempts": len(ans.attempts),
+                    "correct": ans.ok and not gold.error and same_results(ans.rows, gold.rows, orders(row["gold_sql"])),
+                    "seconds": round(time.monotonic() - start, 2)}
+            items.append(item)
+            if baseline:
+                b = naive_sql(db, llm, question)
+                base_items.append({"lang": lang, "sql": b.sql, "error": b.error,
+                                   "correct": b.error is None and not gold.error
+                                   and same_results(b.rows, gold.rows, orders(row["gold_sql"]))})
+                item["baseline_correct"] = base_items[-1]["correct"]
+            if progress:
+                progress(item)
+    for db in dbs.values():
+        db.close()
+    report = summarize(items)
+    if baseline:
+        report["baseline"] = summarize(base_items)
+    report["items"] = items
+    return report

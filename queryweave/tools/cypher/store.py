@@ -1,0 +1,206 @@
+"""Graph stores behind one small protocol: embedded kuzu (default) and Neo4j over bolt.
+
+`query(cypher, params) -> list[dict]` returns plain rows (nodes and relationships as property
+dicts, with `_label`), `schema()` describes labels, relationship types and properties (`.text()`
+renders it for prompts), `close()` releases the store. Both adapters are read-only by
+construction: kuzu is opened with `read_only=True`, Neo4j sessions use READ access mode. A kuzu
+file held read-write by another process cannot be opened at all: that is reported as
+`StoreBusyError` with a clear message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+
+class StoreBusyError(RuntimeError):
+    """The graph store is locked by another process (a kuzu file opened read-write elsewhere)."""
+
+
+@dataclass
+class GraphSchema:
+    """Labels with typed properties, relationship types with properties, and their end points."""
+
+    nodes: dict[str, dict[str, str]] = field(default_factory=dict)
+    rels: dict[str, dict[str, str]] = field(default_factory=dict)
+    patterns: list[tuple[str, str, str]] = field(default_factory=list)  # (from label, type, to label)
+    examples: dict[str, str] = field(default_factory=dict)  # "Label.prop" -> example text
+
+    def text(self) -> str:
+        """Compact prompt form in the style of the Neo4j schema strings."""
+        lines = ["Node properties:"]
+        for label, props in self.nodes.items():
+            lines.append(f"- {label}: " + ", ".join(
+                f"{p} {t}" + (f" (e.g. {self.examples[f'{label}.{p}']})" if f"{label}.{p}" in self.examples else "")
+                for p, t in props.items()))
+        lines.append("Relationship properties:")
+        for rel, props in self.rels.items():
+            if props:
+                lines.append(f"- {rel}: " + ", ".join(f"{p} {t}" for p, t in props.items()))
+        lines.append("Relationships:")
+        lines += [f"(:{a})-[:{r}]->(:{b})" for a, r, b in self.patterns]
+        return "\n".join(lines)
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    """What Text-to-Cypher needs from a graph database."""
+
+    dialect: str
+
+    def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run a read-only query and return rows as dicts."""
+        ...
+
+    def schema(self) -> GraphSchema:
+        """Labels, relationship types and properties."""
+        ...
+
+    def close(self) -> None:
+        """Release connections and file locks."""
+        ...
+
+
+def _plain(value: Any) -> Any:
+    """kuzu values to plain Python: nodes/rels as property dicts (internal ids dropped)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items() if k not in {"_id", "_src", "_dst", "_qid"}}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+class KuzuStore:
+    """The embedded kuzu engine; read-only unless `read_only=False` (the loader's case)."""
+
+    dialect = "kuzu"
+
+    def __init__(self, path: str | Path, read_only: bool = True, max_rows: int = 1000, timeout_s: float = 10.0):
+        """Open the kuzu database at `path`; `StoreBusyError` when another process holds it."""
+        import kuzu
+
+        self.path = str(path)
+        if read_only and not Path(self.path).exists():
+            raise FileNotFoundError(f"graph store not found: {self.path}")
+        self.max_rows = max_rows
+        try:
+            self.db = kuzu.Database(self.path, read_only=read_only)
+            self.conn = kuzu.Connection(self.db)
+        except RuntimeError as exc:
+            if "lock" in str(exc).lower():
+                raise StoreBusyError(
+                    f"graph store {self.path} is locked/busy: another process has it open for writing "
+                    "(close it, or wait until loading has finished)") from exc
+            raise
+        self.conn.set_query_timeout(int(timeout_s * 1000))
+        self._schema: GraphSchema | None = None
+
+    def execute(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run any statement (the loader uses this for DDL); rows capped at `max_rows`."""
+        result = self.conn.execute(cypher, params or {})
+        if isinstance(result, list):  # several statements: keep the last result
+            result = result[-1]
+        cols = result.get_column_names()
+        rows = []
+        while result.has_next() and len(rows) < self.max_rows:
+            rows.append(dict(zip(cols, (_plain(v) for v in result.get_next()), strict=False)))
+        return rows
+
+    def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run a read-only query (the database itself refuses writes when opened read-only)."""
+        return self.execute(cypher, params)
+
+    def schema(self) -> GraphSchema:
+        """Node and rel tables with property types, rel end points and a few example values."""
+        if self._schema is None:
+            s = GraphSchema()
+            tables = self.execute("CALL show_tables() RETURN *")
+            for t in tables:
+                name, kind = t["name"], t["type"]
+                props = {r["name"]: r["type"] for r in self.execute(f"CALL table_info('{name}') RETURN *")}
+                if kind == "NODE":
+                    s.nodes[name] = props
+                elif kind == "REL":
+                    s.rels[name] = props
+                    for c in self.execute(f"CALL show_connection('{name}') RETURN *"):
+                        s.patterns.append((c["source table name"], name, c["destination table name"]))
+            for label, props in s.nodes.items():
+                for prop, typ in props.items():
+                    if typ == "STRING":
+                        rows = self.execute(f"MATCH (n:{label}) WHERE n.{prop} IS NOT NULL RETURN n.{prop} AS v LIMIT 2")
+                        if rows:
+                            s.examples[f"{label}.{prop}"] = ", ".join(repr(r["v"][:40]) for r in rows)
+                    elif typ in {"INT64", "INT32", "DOUBLE", "FLOAT"}:
+                        rows = self.execute(f"MATCH (n:{label}) RETURN min(n.{prop}) AS lo, max(n.{prop}) AS hi")
+                        if rows and rows[0]["lo"] is not None:
+                            s.examples[f"{label}.{prop}"] = f"{rows[0]['lo']}..{rows[0]['hi']}"
+            self._schema = s
+        return self._schema
+
+    def close(self) -> None:
+        """Close the connection and release the file lock."""
+        self.conn.close()
+        self.db.close()
+
+
+class Neo4jStore:
+    """A thin adapter over the `neo4j` bolt driver; every session is opened in READ access mode."""
+
+    dialect = "neo4j"
+
+    def __init__(self, url: str, auth: tuple[str, str] | None = None, database: str | None = None,
+                 max_rows: int = 1000, timeout_s: float = 10.0, driver: Any = None):
+        """Connect to `url` (bolt:// or neo4j://); `driver` lets tests pass a stand-in."""
+        if driver is None:
+            import neo4j
+
+            driver = neo4j.GraphDatabase.driver(url, auth=auth)
+        self.driver = driver
+        self.database = database
+        self.max_rows = max_rows
+        self.timeout_s = timeout_s
+
+    def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run `cypher` in a READ session with a timeout; rows capped at `max_rows`."""
+        import neo4j
+
+        with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
+            result = session.run(neo4j.Query(cypher, timeout=self.timeout_s), params or {})
+            rows = []
+            for record in result:
+                rows.append(record.data())
+                if len(rows) >= self.max_rows:
+                    break
+            return rows
+
+    def schema(self) -> GraphSchema:
+        """Labels, types and properties from the built-in `db.schema.*` procedures (no APOC needed)."""
+        s = GraphSchema()
+        for row in self.query("CALL db.schema.nodeTypeProperties()"):
+            for label in row.get("nodeLabels") or []:
+                props = s.nodes.setdefault(label, {})
+                if row.get("propertyName"):
+                    props[row["propertyName"]] = "/".join(row.get("propertyTypes") or [])
+        for row in self.query("CALL db.schema.relTypeProperties()"):
+            rel = str(row.get("relType", "")).strip(":`")
+            props = s.rels.setdefault(rel, {})
+            if row.get("propertyName"):
+                props[row["propertyName"]] = "/".join(row.get("propertyTypes") or [])
+        for row in self.query(
+            "MATCH (a)-[r]->(b) WITH DISTINCT labels(a)[0] AS a, type(r) AS r, labels(b)[0] AS b "
+            "RETURN a, r, b LIMIT 200"):
+            s.patterns.append((row["a"], row["r"], row["b"]))
+        return s
+
+    def close(self) -> None:
+        """Close the driver."""
+        self.driver.close()
+
+
+def open_store(url_or_path: str, **kwargs: Any) -> GraphStore:
+    """A Neo4j store for bolt://, neo4j:// URLs, else an embedded kuzu store at that path."""
+    if url_or_path.split("://")[0] in {"bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc"}:
+        return Neo4jStore(url_or_path, **kwargs)
+    return KuzuStore(url_or_path, **kwargs)

@@ -1,0 +1,140 @@
+"""Text-to-Cypher: schema into the prompt, the model's query, the guard, execution, repair, retry.
+
+The schema comes from the store (`GraphStore.schema().text()`). Replies are read from a code block
+(robust for small models). Before running on kuzu, a few Neo4j-only function names are rewritten
+(`type(r)` -> `label(r)`, `toLower` -> `lower`, ...). A blocked query or an execution error is fed
+back to the model, at most `max_retries` times.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+
+from queryweave.prompts import cypher as P
+from queryweave.prompts import pick
+from queryweave.tools.cypher.guard import check_cypher
+from queryweave.tools.cypher.store import GraphStore
+from queryweave.tools.text import detect_language
+
+_FENCE = re.compile(r"```(?:cypher|neo4j|sql)?\s*\n?(.*?)```", re.S | re.I)
+_START = re.compile(r"\b(MATCH|OPTIONAL\s+MATCH|WITH|UNWIND|RETURN|CALL)\b", re.I)
+
+# Neo4j function name -> kuzu function name
+KUZU_RENAMES = {
+    "type": "label", "tolower": "lower", "toupper": "upper", "tointeger": "to_int64", "toint": "to_int64",
+    "tofloat": "to_double", "elementid": "id", "tostring": "string",
+}
+
+
+@dataclass
+class CypherAnswer:
+    """The final query and its rows, or the error that remained."""
+
+    question: str
+    query: str = ""
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when a guarded query ran without error."""
+        return self.error is None and bool(self.query)
+
+
+def extract_cypher(text: str) -> str:
+    """The query in a model reply: a fenced block if any, else from the first read clause on."""
+    text = (text or "").strip()
+    m = _FENCE.search(text)
+    if m:
+        body = m.group(1)
+    else:
+        start = _START.search(text)
+        body = text[start.start():] if start else text
+        body = re.split(r"\n\s*\n", body.split("```")[0])[0]
+    return body.strip().rstrip(";").strip()
+
+
+def kuzu_compat(query: str) -> str:
+    """Rename Neo4j-only functions to their kuzu names (outside string literals)."""
+    out, last = [], 0
+    for m in re.finditer(r"\b([A-Za-z_]+)\s*\(", query):
+        name = m.group(1).lower()
+        if name in KUZU_RENAMES and _outside_strings(query, m.start()):
+            out.append(query[last:m.start(1)] + KUZU_RENAMES[name])
+            last = m.end(1)
+    return "".join(out) + query[last:]
+
+
+def _outside_strings(text: str, pos: int) -> bool:
+    quote = ""
+    i = 0
+    while i < pos:
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        i += 1
+    return not quote
+
+
+class TextToCypher:
+    """Question -> guarded Cypher -> rows, with bounded repair."""
+
+    def __init__(self, store: GraphStore, llm: BaseChatModel | None, max_retries: int = 2):
+        """`store` is any `GraphStore` (kuzu or Neo4j)."""
+        self.store = store
+        self.llm = llm
+        self.max_retries = max_retries
+
+    def messages(self, question: str, lang: str | None = None) -> list[BaseMessage]:
+        """The opening prompt for `question`."""
+        lang = lang or detect_language(question)
+        system = pick(P.SYSTEM, lang).format(schema=self.store.schema().text())
+        return [SystemMessage(system), HumanMessage(pick(P.QUESTION, lang).format(question=question))]
+
+    def run(self, query: str) -> tuple[list[dict[str, Any]], str | None]:
+        """Guard and run one query: (rows, error)."""
+        verdict = check_cypher(query)
+        if not verdict.allowed:
+            return [], f"blocked by the guard: {verdict.reason}"
+        if getattr(self.store, "dialect", "") == "kuzu":
+            query = kuzu_compat(query)
+        try:
+            return self.store.query(query), None
+        except Exception as exc:
+            return [], str(exc).splitlines()[0][:300] or type(exc).__name__
+
+    def ask(self, question: str, lang: str | None = None) -> CypherAnswer:
+        """Answer `question` with rows from the graph (or a clear error)."""
+        lang = lang or detect_language(question)
+        answer = CypherAnswer(question)
+        if self.llm is None:
+            answer.error = pick(P.NEEDS_LLM, lang)
+            return answer
+        messages = self.messages(question, lang)
+        for _ in range(self.max_retries + 1):
+            try:
+                reply = str(self.llm.invoke(messages).content)
+            except Exception as exc:
+                answer.error = f"model call failed: {exc}"[:300]
+                answer.attempts.append({"query": "", "error": answer.error})
+                break
+            query = extract_cypher(reply)
+            answer.query = query
+            answer.rows, answer.error = self.run(query)
+            answer.attempts.append({"query": query, "error": answer.error})
+            if answer.error is None:
+                break
+            messages = messages + [AIMessage(f"```cypher\n{query}\n```"),
+                                   HumanMessage(pick(P.REPAIR, lang).format(query=query, error=answer.error))]
+        return answer
