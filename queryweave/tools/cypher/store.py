@@ -164,6 +164,9 @@ class Neo4jStore:
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run `cypher` in a READ session with a timeout; rows capped at `max_rows`."""
+        return self._run(cypher, params, self.max_rows)
+
+    def _run(self, cypher: str, params: dict[str, Any] | None, cap: int) -> list[dict[str, Any]]:
         import neo4j
 
         with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
@@ -171,26 +174,26 @@ class Neo4jStore:
             rows = []
             for record in result:
                 rows.append(record.data())
-                if len(rows) >= self.max_rows:
+                if len(rows) >= cap:
                     break
             return rows
 
     def schema(self) -> GraphSchema:
         """Labels, types and properties from the built-in `db.schema.*` procedures (no APOC needed)."""
         s = GraphSchema()
-        for row in self.query("CALL db.schema.nodeTypeProperties()"):
+        for row in self._run("CALL db.schema.nodeTypeProperties()", None, 100000):
             for label in row.get("nodeLabels") or []:
                 props = s.nodes.setdefault(label, {})
                 if row.get("propertyName"):
                     props[row["propertyName"]] = "/".join(row.get("propertyTypes") or [])
-        for row in self.query("CALL db.schema.relTypeProperties()"):
+        for row in self._run("CALL db.schema.relTypeProperties()", None, 100000):
             rel = str(row.get("relType", "")).strip(":`")
             props = s.rels.setdefault(rel, {})
             if row.get("propertyName"):
                 props[row["propertyName"]] = "/".join(row.get("propertyTypes") or [])
-        for row in self.query(
+        for row in self._run(
             "MATCH (a)-[r]->(b) WITH DISTINCT labels(a)[0] AS a, type(r) AS r, labels(b)[0] AS b "
-            "RETURN a, r, b LIMIT 200"):
+            "RETURN a, r, b LIMIT 200", None, 200):
             s.patterns.append((row["a"], row["r"], row["b"]))
         return s
 
