@@ -14,16 +14,16 @@ from queryweave.graph.context import context_of
 from queryweave.models import call_structured, get_chat_model
 from queryweave.nodes.common import query_of, timed
 from queryweave.prompts import pick
-from queryweave.tools.intent import STRATEGIES, IntentLLM, classify_intent, k_for
+from queryweave.tools.intent import STRATEGIES, IntentOutput, classify_intent, k_for
 
 
 def _llm_intent(ctx: Any, question: str, lang: str) -> tuple[Any, str | None]:
-    from queryweave.prompts.understanding import INTENT_SYSTEM
-
     llm = get_chat_model(ctx)
     if llm is None:
         return None, None
-    res = call_structured(llm, IntentLLM, [SystemMessage(pick(INTENT_SYSTEM, lang)), HumanMessage(question)])
+    from queryweave.prompts.understanding import INTENT_SYSTEM
+
+    res = call_structured(llm, IntentOutput, [SystemMessage(pick(INTENT_SYSTEM, lang)), HumanMessage(question)])
     return res.value, res.error
 
 
@@ -45,7 +45,7 @@ def analyze(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     k = k_for(scope, depth, ctx.k_min, ctx.k_max)
     return out | {
         "intent": intent,
-        "strategy": STRATEGIES.get(intent, ""),
+        "strategy": STRATEGIES[intent].name if intent in STRATEGIES else "",
         "k": k,
         "complexity": {"scope": scope, "depth": depth, "k": k, "source": source,
                        "confident": bool(result.confident)},

@@ -1,0 +1,66 @@
+"""The graph end to end: rules mode (extractive, cited) and with the scripted fake chat model."""
+
+from __future__ import annotations
+
+from queryweave.graph.builder import build_graph, graph
+from queryweave.graph.checkpoint import make_checkpointer
+from queryweave.testing import ScriptedChatModel
+
+
+def test_module_graph_has_no_checkpointer_and_has_context_schema():
+    assert graph.checkpointer is None
+    assert "data_dir" in graph.get_context_jsonschema()["properties"]
+
+
+def test_rules_answer_is_extractive_and_cited(ctx):
+    out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)
+    assert "100" in out["answer"]
+    assert out["citations"] and out["citations"][0]["source"].endswith("postgres-pool.md")
+    assert "[1]" in out["answer"]
+    assert out["intent"] == "factual" and 1 <= out["k"] <= 5
+    assert 0 < out["confidence"] <= 1
+    assert out["backend"] == "rules"
+    assert {"retrieve", "generate"} <= set(out["timings"])
+
+
+def test_rules_answer_in_chinese(ctx):
+    out = graph.invoke({"question": "JVM 最大堆内存用哪个参数设置？"}, context=ctx)
+    assert "-Xmx" in out["answer"]
+    assert out["citations"][0]["source"].endswith("jvm-heap.md")
+
+
+def test_unanswerable_question_says_so(ctx):
+    out = graph.invoke({"question": "zebra migration patterns in the Serengeti savanna"}, context=ctx)
+    assert out["confidence"] < 0.5
+
+
+def test_fake_llm_answer_citations_come_from_markers(ctx, monkeypatch):
+    fake = ScriptedChatModel(responses=["The default is 100 connections [1]."])
+    monkeypatch.setattr("queryweave.nodes.generate.get_chat_model", lambda c: fake)
+    monkeypatch.setattr("queryweave.nodes.generate.resolve_backend", lambda c: "openai")
+    out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)
+    assert out["answer"] == "The default is 100 connections [1]."
+    assert len(out["citations"]) == 1 and out["citations"][0]["source"].endswith("postgres-pool.md")
+    prompt = fake.calls[-1][0].content
+    assert "max_connections" in prompt and "[1]" in prompt
+
+
+def test_fake_llm_failure_degrades_to_rules(ctx, monkeypatch):
+    fake = ScriptedChatModel(responses=[RuntimeError("HTTP 500")])
+    monkeypatch.setattr("queryweave.nodes.generate.get_chat_model", lambda c: fake)
+    monkeypatch.setattr("queryweave.nodes.generate.resolve_backend", lambda c: "openai")
+    monkeypatch.setattr("queryweave.models.time.sleep", lambda s: None)
+    out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)
+    assert out["degraded"] is True and "HTTP 500" in out["degraded_reasons"][0]
+    assert "100" in out["answer"] and out["citations"]
+
+
+def test_thread_memory_records_turns(ctx):
+    g = build_graph(checkpointer=make_checkpointer(ctx))
+    cfg = {"configurable": {"thread_id": "t-memory"}}
+    g.invoke({"question": "What is the default value of max_connections?"}, cfg, context=ctx)
+    g.invoke({"question": "And what does statement_timeout do?"}, cfg, context=ctx)
+    state = g.get_state(cfg).values
+    kinds = [m.type for m in state["messages"]]
+    assert kinds == ["human", "ai", "human", "ai"]
+    assert len(state["attempts"] or []) == 0  # per-turn lists were reset
