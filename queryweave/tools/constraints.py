@@ -120,7 +120,7 @@ def _terms(span: str) -> list[str]:
 
 
 def _spans(text: str, trigger: str, start_only: bool) -> list[str]:
-    prefix = r"(?:^|[，,;；。.]\s*|\b(?:but|and)\s+|但是?|另外|还有|请)\s*" if start_only else ""
+    prefix = r"(?:^|[，,;；。.?？!！]\s*|\b(?:but|and)\s+|但是?|另外|还有|请)\s*" if start_only else ""
     pat = re.compile(rf"{prefix}{trigger}\s*(.+?){_SPAN_END}", re.I)
     return [m.group(1) for m in pat.finditer(text.strip())]
 
