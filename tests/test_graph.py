@@ -64,3 +64,36 @@ def test_thread_memory_records_turns(ctx):
     kinds = [m.type for m in state["messages"]]
     assert kinds == ["human", "ai", "human", "ai"]
     assert len(state["attempts"] or []) == 0  # per-turn lists were reset
+
+
+def test_greeting_is_answered_without_retrieval(ctx):
+    out = graph.invoke({"question": "你好！"}, context=ctx)
+    assert out["needs_retrieval"] is False and out["route"] == "direct"
+    assert out["citations"] == [] and "retrieve" not in out["timings"]
+    assert "无需检索" in out["answer"]
+
+
+def test_kb_question_is_not_short_circuited(ctx):
+    out = graph.invoke({"question": "how does asyncio.gather work?"}, context=ctx)
+    assert out["needs_retrieval"] is True and out["citations"]
+
+
+def test_clarification_interrupt_and_resume(ctx):
+    from langgraph.types import Command
+
+    g = build_graph(checkpointer=make_checkpointer(ctx))
+    cfg = {"configurable": {"thread_id": "t-clarify"}}
+    out = g.invoke({"question": "Gradle"}, cfg, context=ctx)
+    payload = out["__interrupt__"][0].value
+    assert len(payload["options"]) >= 3 and any("Android" in o for o in payload["options"])
+    choice = next(o for o in payload["options"] if "Android" in o)
+    final = g.invoke(Command(resume=choice), cfg, context=ctx)
+    assert final["citations"] and final["citations"][0]["source"].endswith("gradle-android.md")
+    assert "Android" in final["resolved_query"]
+
+
+def test_clarification_can_be_switched_off(ctx):
+    from dataclasses import replace
+
+    out = graph.invoke({"question": "Gradle"}, context=replace(ctx, features="clarify=off"))
+    assert "__interrupt__" not in out and out["citations"]

@@ -4,32 +4,46 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 
 from queryweave.graph.context import Context
 from queryweave.graph.state import InputState, OutputState, State
 from queryweave.nodes.analyze import analyze
+from queryweave.nodes.clarify import clarify
 from queryweave.nodes.finish import finish
 from queryweave.nodes.generate import generate
+from queryweave.nodes.necessity import necessity
 from queryweave.nodes.resolve import begin, resolve
+from queryweave.nodes.respond_direct import respond_direct
 from queryweave.nodes.retrieve import retrieve
+
+
+def after_necessity(state: State) -> Literal["analyze", "respond_direct"]:
+    """Retrieval needed -> analyze; otherwise answer directly."""
+    return "analyze" if state.get("needs_retrieval", True) else "respond_direct"
+
+
+def after_analyze(state: State) -> Literal["clarify", "retrieve"]:
+    """Ambiguous -> ask the user; otherwise retrieve."""
+    return "clarify" if (state.get("ambiguity") or {}).get("ambiguous") else "retrieve"
 
 
 def build_graph(checkpointer: Any = None):
     """Compile the QueryWeave graph, optionally with a checkpointer for conversation memory."""
     builder = StateGraph(State, context_schema=Context, input_schema=InputState, output_schema=OutputState)
-    builder.add_node("begin", begin)
-    builder.add_node("resolve", resolve)
-    builder.add_node("analyze", analyze)
-    builder.add_node("retrieve", retrieve)
-    builder.add_node("generate", generate)
-    builder.add_node("finish", finish)
+    for name, node in [("begin", begin), ("resolve", resolve), ("necessity", necessity),
+                       ("respond_direct", respond_direct), ("analyze", analyze), ("clarify", clarify),
+                       ("retrieve", retrieve), ("generate", generate), ("finish", finish)]:
+        builder.add_node(name, node)
     builder.add_edge(START, "begin")
     builder.add_edge("begin", "resolve")
-    builder.add_edge("resolve", "analyze")
-    builder.add_edge("analyze", "retrieve")
+    builder.add_edge("resolve", "necessity")
+    builder.add_conditional_edges("necessity", after_necessity)
+    builder.add_edge("respond_direct", "finish")
+    builder.add_conditional_edges("analyze", after_analyze)
+    builder.add_edge("clarify", "analyze")
     builder.add_edge("retrieve", "generate")
     builder.add_edge("generate", "finish")
     builder.add_edge("finish", END)

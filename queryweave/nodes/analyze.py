@@ -12,8 +12,9 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from queryweave.graph.context import context_of
 from queryweave.models import call_structured, get_chat_model
-from queryweave.nodes.common import query_of, timed
+from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.prompts import pick
+from queryweave.tools.ambiguity import detect_ambiguity
 from queryweave.tools.intent import STRATEGIES, IntentOutput, classify_intent, k_for
 
 
@@ -43,7 +44,12 @@ def analyze(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         elif error and error != "no LLM configured":
             out |= {"degraded": True, "degraded_reasons": [f"analyze: LLM failed ({error}); used rules"]}
     k = k_for(scope, depth, ctx.k_min, ctx.k_max)
+    ambiguity = state.get("ambiguity") or {}
+    if ctx.feature("clarify") and not ambiguity.get("resolved"):
+        amb = detect_ambiguity(question, knowledge_base(ctx).topic_titles(), lang=lang)
+        ambiguity = {"ambiguous": amb.ambiguous, "term": amb.term, "options": amb.options, "reason": amb.reason}
     return out | {
+        "ambiguity": ambiguity,
         "intent": intent,
         "strategy": STRATEGIES[intent].name if intent in STRATEGIES else "",
         "k": k,

@@ -20,7 +20,8 @@ TURN_RESET: dict[str, Any] = {
     "attempts": None, "degraded_reasons": None, "timings": None, "degraded": False, "clarification": None,
     "queries": [], "sub_questions": [], "filters": None, "filter_notes": [], "candidates": [], "documents": [],
     "sql": "", "cypher": "", "rows": [], "verdicts": [], "citations": [], "answer": "", "attempt": 0,
-    "reflection": {}, "grade": {}, "route": "", "strategy": "",
+    "reflection": {}, "grade": {}, "route": "", "strategy": "", "ambiguity": {},
+    "needs_retrieval": True, "intent": "", "k": 0, "confidence": 0.0,
 }
 
 

@@ -22,3 +22,8 @@ NO_RETRIEVAL = {
     "en": "(answered without retrieval)",
     "zh": "（无需检索，直接回答）",
 }
+
+DIRECT_SYSTEM = {
+    "en": "You are a helpful assistant. Answer briefly from general knowledge; the knowledge base was not consulted.",
+    "zh": "你是一个乐于助人的助手。请根据常识简要回答；本次没有检索知识库。",
+}

@@ -117,6 +117,38 @@ class KnowledgeBase:
         records = self.catalog.get_chunks(c.id for c in candidates)
         return [Hit(records[c.id], c.score, c.matched_by) for c in candidates if c.id in records]
 
+    def _cached(self, name: str, build: Any) -> Any:
+        version = self.catalog.get_meta("version")
+        cache = self.__dict__.setdefault("_derived", {})
+        if name not in cache or cache[name][0] != version:
+            cache[name] = (version, build())
+        return cache[name][1]
+
+    def topic_titles(self) -> list[str]:
+        """Document titles and section headings (for clarification options and suggestions)."""
+        def build() -> list[str]:
+            titles: dict[str, None] = {}
+            for doc in self.catalog.documents():
+                if doc["title"]:
+                    titles[str(doc["title"])] = None
+            for row in self.catalog.conn.execute("SELECT DISTINCT heading FROM chunks WHERE heading IS NOT NULL"):
+                for part in str(row[0]).split(" > "):
+                    titles.setdefault(part.strip(), None)
+            return [t for t in titles if t]
+        return self._cached("titles", build)
+
+    def vocabulary(self) -> set[str]:
+        """Titles, headings and tags: what the knowledge base is about (raw strings)."""
+        def build() -> set[str]:
+            vocab: set[str] = set(self.topic_titles())
+            for doc in self.catalog.documents():
+                tags = doc["metadata"].get("tags") or []
+                for tag in tags if isinstance(tags, list) else str(tags).split(","):
+                    if str(tag).strip():
+                        vocab.add(str(tag).strip())
+            return vocab
+        return self._cached("vocabulary", build)
+
     def stats(self) -> dict[str, Any]:
         """Counts per store."""
         docs, chunks = self.catalog.counts()
