@@ -1,0 +1,97 @@
+"""Execution-accuracy scoring, the Spider/text2cypher readers, and the `guard` / `eval sql|cypher` CLI."""
+
+import io
+import json
+import sqlite3
+
+import pytest
+
+from queryweave.cli import structured
+from queryweave.cli.main import main
+from queryweave.eval.execution import orders, same_results
+from queryweave.eval.spider import evaluate_sql, load_questions
+from queryweave.testing import ScriptedChatModel
+
+
+def test_rows_compare_as_multisets_unless_ordered():
+    assert same_results([(1, "a"), (2, "b")], [(2, "b"), (1, "a")])
+    assert not same_results([(1, "a"), (2, "b")], [(2, "b"), (1, "a")], ordered=True)
+    assert not same_results([(1,), (1,)], [(1,)])
+    assert same_results([("a", 1)], [(1, "a")])  # column permutation
+    assert same_results([(2.0,)], [(2,)]) and same_results([(1 / 3,)], [(0.33333,)])
+    assert same_results([({"name": "x", "_label": "P"},)], [({"name": "x"},)])
+    assert orders("SELECT a FROM t ORDER BY a") and not orders("SELECT a FROM t")
+
+
+@pytest.fixture()
+def spider_dir(tmp_path):
+    db_dir = tmp_path / "database" / "zoo"
+    db_dir.mkdir(parents=True)
+    con = sqlite3.connect(db_dir / "zoo.sqlite")
+    con.executescript("CREATE TABLE animal (id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INT);"
+                      "INSERT INTO animal VALUES (1, 'Leo', 'France', 3), (2, 'Mia', 'Spain', 5), (3, 'Max', 'France', 7);")
+    con.commit()
+    con.close()
+    rows = [
+        {"id": 0, "db_id": "zoo", "question_en": "How many animals are there?", "question_zh": "有多少动物？",
+         "gold_sql": "SELECT count(*) FROM animal"},
+        {"id": 1, "db_id": "zoo", "question_en": "Names of animals from France by age.",
+         "question_zh": "按年龄列出法国动物的名字。", "gold_sql": "SELECT name FROM animal WHERE country = 'France' ORDER BY age"},
+    ]
+    (tmp_path / "questions.jsonl").write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    return tmp_path
+
+
+def _answers(messages):
+    q = messages[1].content if len(messages) > 1 else messages[0].content.split("uestion")[-1]
+    if "many" in q or "多少" in q:
+        return "SELECT count(*) FROM animal"
+    if "法国" in q and not any("France" in m.content for m in messages[2:]):
+        return "SELECT name FROM animal WHERE country = '法国' ORDER BY age"
+    return "SELECT name FROM animal WHERE country = 'France' ORDER BY age"
+
+
+def test_spider_eval_by_language_with_baseline(spider_dir):
+    assert len(load_questions(spider_dir, limit=1)) == 1
+    report = evaluate_sql(spider_dir, ScriptedChatModel(responses=[_answers]), baseline=True)
+    assert report["n"] == 4 and report["execution_accuracy"] == 1.0
+    assert report["by_language"]["zh"]["n"] == 2
+    # the baseline has no value check: the translated literal 法国 finds nothing
+    assert report["baseline"]["by_language"]["zh"]["execution_accuracy"] == 0.5
+
+
+def test_guard_cli_prints_one_line_per_statement(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("SELECT 1\n\nDROP TABLE t\nSELECT load_extension('x')\n"))
+    assert main(["guard", "sql"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert [x.split(":")[0] for x in lines] == ["allowed", "blocked", "blocked"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("MATCH (n) RETURN n\n"))
+    assert main(["guard", "cypher"]) == 0
+    assert capsys.readouterr().out.startswith("allowed")
+
+
+def test_eval_sql_cli_json(spider_dir, monkeypatch, capsys):
+    monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[_answers]))
+    assert main(["eval", "sql", str(spider_dir), "--json", "--languages", "en"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["execution_accuracy"] == 1.0 and out["n"] == 2 and set(out["by_language"]) == {"en"}
+
+
+def test_eval_without_llm_fails_clearly(spider_dir, capsys):
+    assert main(["--llm", "rules", "eval", "sql", str(spider_dir)]) == 2
+    assert "needs an LLM" in capsys.readouterr().err
+
+
+def test_eval_cypher_cli(tmp_path, monkeypatch, capsys):
+    (tmp_path / "g.cypher").write_text(
+        "CREATE (a:Person {name:'Ann', born:1970})\nCREATE (b:Person {name:'Bob', born:1980})\n"
+        "CREATE (a)-[:FOLLOWS]->(b);\n", encoding="utf-8")
+    rows = [{"question": "Who does Ann follow?", "cypher": "MATCH (:Person {name:'Ann'})-[:FOLLOWS]->(p) RETURN p.name"},
+            {"question": "Who was born first?", "cypher": "MATCH (p:Person) RETURN p.name ORDER BY p.born LIMIT 1"}]
+    (tmp_path / "questions.jsonl").write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    replies = ["MATCH (a:Person {name: 'Ann'})-[:FOLLOWS]->(b:Person) RETURN b.name",
+               "MATCH (p:Person) RETURN p.name ORDER BY p.born DESC LIMIT 1"]
+    monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=replies))
+    assert main(["eval", "cypher", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n"] == 2 and out["execution_accuracy"] == 0.5
