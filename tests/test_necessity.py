@@ -12,6 +12,7 @@ from queryweave.tools.necessity import NecessityOutput, arithmetic, needs_retrie
     ("谢谢你的帮助", "chitchat"), ("Thanks a lot!", "chitchat"), ("再见", "chitchat"),
     ("你是谁？", "chitchat"), ("What can you do?", "chitchat"),
     ("12 * 7", "general"), ("3 加 5 等于多少", "general"), ("今天天气怎么样？", "general"),
+    ("好的，明白了", "chitchat"), ("Thanks, that helped a lot", "chitchat"),
 ])
 def test_no_retrieval_cases(text, kind):
     d = needs_retrieval(text)
@@ -34,6 +35,7 @@ def test_arithmetic_is_computed():
 @pytest.mark.parametrize("text", [
     "Redis 的默认端口是多少？", "你好，Redis 怎么配置持久化？", "How does Gradle caching work?",
     "What is the max_connections default?", "天气 API 的限流策略是什么？", "2023",
+    "thanks! how do I configure Redis persistence?", "谢谢，那 Kafka 的分区数怎么修改？",
 ])
 def test_informational_goes_to_retrieval(text):
     d = needs_retrieval(text)

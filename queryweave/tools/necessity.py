@@ -57,9 +57,10 @@ _THANKS = re.compile(
     rf"thanks a lot|many thanks|cheers|ty|appreciate it)(?:{_P}(?:你|您|a lot|so much|very much|啦|了))?"
     rf"(?:{_P}(?:你的帮助|您的帮助|帮忙|for (?:your|the) help|for helping|for that|for this|for the answer))?{_P}$", re.I)
 _BYE = re.compile(rf"^(?:再见|拜拜|回头见|下次见|bye|goodbye|bye bye|see you|see ya|later)(?:{_P}\w{{0,6}})?{_P}$", re.I)
-_ACK = re.compile(
-    rf"^(?:好的|好|嗯|嗯嗯|哦|ok|okay|got it|明白了|知道了|了解|收到|cool|great|nice|perfect|awesome|太好了|不错|"
-    rf"sounds good|i see|understood){_P}$", re.I)
+_ACK_WORD = (r"(?:好的|好|嗯|嗯嗯|哦|行|可以|ok|okay|got it|明白了|明白|知道了|了解|懂了|收到|cool|great|nice|perfect|awesome|"
+             r"太好了|不错|sounds good|i see|understood|alright|all right)")
+_ACK = re.compile(rf"^{_ACK_WORD}(?:{_P}{_ACK_WORD})*{_P}$", re.I)
+_THANKS_LEAD = re.compile(r"^(?:谢谢|多谢|感谢|thanks|thank you|thx|cheers)\b", re.I)
 _CHITCHAT = re.compile(
     r"(?:你是谁|你叫什么|你是什么|你能做什么|你会什么|你可以做什么|你怎么样|你好吗|最近怎么样|讲个笑话|说个笑话|你几岁|"
     r"你多大|你喜欢|我好无聊|无聊|你是机器人|你是人吗|how are you|who are you|what are you|what's your name|"
@@ -155,6 +156,9 @@ def needs_retrieval(question: str, kb_vocabulary: set[str] | None = None) -> Nec
                            (_BYE, "chitchat", "bye"), (_ACK, "chitchat", "ack")):
         if pat.match(q):
             return NecessityDecision(False, kind, True, _reply(key, lang), f"formulaic {key}")
+    if _THANKS_LEAD.match(q) and not re.search(r"[?？]", q) and len(q.split()) <= 8 and len(q) <= 40 \
+            and not any(m.kind in ("name", "code") for m in extract_mentions(q)):
+        return NecessityDecision(False, "chitchat", True, _reply("thanks", lang), "thanks with a short remark")
     tokens = set(tokenize(q))
     overlap = tokens & _normalize_vocab(kb_vocabulary) if kb_vocabulary else set()
     if overlap:

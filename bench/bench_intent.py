@@ -1,0 +1,130 @@
+"""Accuracy of query understanding on our own labelled set: intent, ambiguity, RAG necessity.
+
+Usage: python bench/bench_intent.py [--llm] [--errors]
+Reads bench/data/intent_labels.jsonl (142 queries, Chinese and English) and the knowledge-base titles in
+bench/data/intent_topics.json. Columns: `rules` (rule layer alone), and with `--llm` (a model configured
+through QUERYWEAVE_LLM / QUERYWEAVE_OPENAI_BASE_URL / ...): `llm` (the model on every query) and
+`rules->llm` (the pipeline: the model only where the rules are not confident). Ambiguity has no LLM step.
+`--errors` lists the rule layer's mistakes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from queryweave.tools.ambiguity import detect_ambiguity
+from queryweave.tools.intent import IntentOutput, classify_intent
+from queryweave.tools.necessity import NecessityOutput, needs_retrieval
+from queryweave.tools.text import detect_language, tokenize
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _acc(pairs: list[tuple[object, object]]) -> str:
+    if not pairs:
+        return "-"
+    ok = sum(1 for pred, gold in pairs if pred == gold)
+    return f"{ok / len(pairs):.3f} ({ok}/{len(pairs)})"
+
+
+def _llm():
+    try:
+        from queryweave.graph.context import Context
+        from queryweave.models import get_chat_model, structured
+        from queryweave.prompts.understanding import intent_messages, necessity_messages
+    except ImportError as exc:  # the models module is not there yet
+        print(f"LLM column skipped: {exc}")
+        return None
+    try:
+        llm = get_chat_model(Context())
+    except Exception as exc:  # misconfigured back-end
+        print(f"LLM column skipped: {exc}")
+        return None
+    if llm is None:
+        print("LLM column skipped: no model configured (QUERYWEAVE_LLM resolves to rules)")
+        return None
+    return llm, structured, intent_messages, necessity_messages
+
+
+def main() -> int:
+    """Print the accuracy table (and the rule errors with --errors)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--llm", action="store_true", help="add LLM columns when a model is configured")
+    ap.add_argument("--errors", action="store_true", help="list the rule layer's mistakes")
+    args = ap.parse_args()
+    rows = [json.loads(x) for x in (DATA / "intent_labels.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    titles = json.loads((DATA / "intent_topics.json").read_text(encoding="utf-8"))["titles"]
+    vocab = {t for title in titles for t in tokenize(title)}
+    llm = _llm() if args.llm else None
+
+    res: dict[str, list[tuple[object, object]]] = {k: [] for k in (
+        "intent", "intent_conf", "intent_llm", "intent_hybrid", "amb", "nec", "nec_vocab", "nec_conf", "nec_llm",
+        "nec_hybrid")}
+    per_lang: dict[str, list[tuple[object, object]]] = {"en": [], "zh": []}
+    errors: list[str] = []
+    t0 = time.perf_counter()
+    for r in rows:
+        q, lang = r["text"], detect_language(r["text"])
+        nec = needs_retrieval(q)
+        res["nec"].append((nec.needs, r["needs_retrieval"]))
+        nv = needs_retrieval(q, vocab)
+        res["nec_vocab"].append((nv.needs, r["needs_retrieval"]))
+        if nec.confident:
+            res["nec_conf"].append((nec.needs, r["needs_retrieval"]))
+        if nec.needs != r["needs_retrieval"]:
+            errors.append(f"necessity  {q!r}: rules {nec.needs} ({nec.reason}), gold {r['needs_retrieval']}")
+        amb = detect_ambiguity(q, titles)
+        res["amb"].append((amb.ambiguous, r["ambiguous"]))
+        if amb.ambiguous != r["ambiguous"]:
+            errors.append(f"ambiguity  {q!r}: rules {amb.ambiguous} ({amb.reason}), gold {r['ambiguous']}")
+        if r["intent"]:
+            it = classify_intent(q)
+            res["intent"].append((it.intent, r["intent"]))
+            per_lang[lang].append((it.intent, r["intent"]))
+            if it.confident:
+                res["intent_conf"].append((it.intent, r["intent"]))
+            if it.intent != r["intent"]:
+                errors.append(f"intent     {q!r}: rules {it.intent} (confident={it.confident}), gold {r['intent']}")
+        if llm is not None:
+            model, structured, intent_messages, necessity_messages = llm
+            out = structured(model, NecessityOutput, necessity_messages(q, lang, "technical documentation: " + ", ".join(titles[:20])))
+            pred = out.needs_retrieval if out is not None else True
+            res["nec_llm"].append((pred, r["needs_retrieval"]))
+            res["nec_hybrid"].append((nec.needs if nec.confident else pred, r["needs_retrieval"]))
+            if r["intent"]:
+                io = structured(model, IntentOutput, intent_messages(q, lang))
+                ipred = io.intent if io is not None else it.intent
+                res["intent_llm"].append((ipred, r["intent"]))
+                res["intent_hybrid"].append((it.intent if it.confident else ipred, r["intent"]))
+    elapsed = time.perf_counter() - t0
+
+    table = [
+        ("intent (4 classes)", _acc(res["intent"]), _acc(res["intent_llm"]), _acc(res["intent_hybrid"])),
+        ("  intent, English", _acc(per_lang["en"]), "", ""),
+        ("  intent, Chinese", _acc(per_lang["zh"]), "", ""),
+        ("  intent where rules confident", _acc(res["intent_conf"]), "", ""),
+        ("ambiguity", _acc(res["amb"]), "(rules only)", ""),
+        ("necessity", _acc(res["nec"]), _acc(res["nec_llm"]), _acc(res["nec_hybrid"])),
+        ("  necessity with KB vocabulary", _acc(res["nec_vocab"]), "", ""),
+        ("  necessity where rules confident", _acc(res["nec_conf"]), "", ""),
+    ]
+    amb_tp = sum(1 for p, g in res["amb"] if p and g)
+    amb_pos, amb_gold = sum(1 for p, _ in res["amb"] if p), sum(1 for _, g in res["amb"] if g)
+    w = max(len(t[0]) for t in table)
+    print(f"{len(rows)} labelled queries; rules took {1000 * elapsed / len(rows):.2f} ms/query"
+          + (" (including LLM calls)" if llm else ""))
+    print(f"{'metric':<{w}}  {'rules':<16}  {'llm':<16}  rules->llm")
+    for name, a, b, c in table:
+        print(f"{name:<{w}}  {a:<16}  {b:<16}  {c}")
+    print(f"ambiguity precision {amb_tp}/{amb_pos}, recall {amb_tp}/{amb_gold}")
+    if args.errors:
+        print("\n".join(["", "rule errors:"] + errors))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
