@@ -53,7 +53,8 @@ def _progress(args: argparse.Namespace):
     def show(item: dict) -> None:
         counter["n"] += 1
         counter["ok"] += bool(item["correct"])
-        print(f"[{counter['n']}] {item['lang']} {'ok ' if item['correct'] else 'bad'} "
+        tag = "baseline " if item.get("baseline") else ""
+        print(f"[{counter['n']}] {tag}{item['lang']} {'ok ' if item['correct'] else 'bad'} "
               f"acc={counter['ok'] / counter['n']:.3f} {item['seconds']}s", file=sys.stderr, flush=True)
     return show
 

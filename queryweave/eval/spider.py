@@ -47,35 +47,49 @@ def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = 
     """Execution accuracy of `TextToSQL` (and of the naive baseline when `baseline`) on a Spider folder."""
     directory = Path(directory)
     dbs: dict[str, SqlDatabase] = {}
-    items: list[dict[str, Any]] = []
-    base_items: list[dict[str, Any]] = []
-    for row in load_questions(directory, limit):
+    gold: dict[int, Any] = {}
+    rows = load_questions(directory, limit)
+    for i, row in enumerate(rows):
         db_id = row["db_id"]
         if db_id not in dbs:
             dbs[db_id] = SqlDatabase(str(directory / "database" / db_id / f"{db_id}.sqlite"), max_rows=100000)
-        db = dbs[db_id]
-        gold = db.run(row["gold_sql"])
-        tool = TextToSQL(db, llm, **tool_options)
-        for lang, question in _variants(row, languages):
-            start = time.monotonic()
-            ans = tool.ask(question, lang=lang)
-            item = {"id": row.get("id"), "db_id": db_id, "lang": lang, "question": question, "sql": ans.sql,
-                    "gold_sql": row["gold_sql"], "error": ans.error, "attempts": len(ans.attempts),
-                    "correct": ans.ok and not gold.error and same_results(ans.rows, gold.rows, orders(row["gold_sql"])),
-                    "seconds": round(time.monotonic() - start, 2)}
-            items.append(item)
-            if baseline:
-                b = naive_sql(db, llm, question)
-                base_items.append({"lang": lang, "sql": b.sql, "error": b.error,
-                                   "correct": b.error is None and not gold.error
-                                   and same_results(b.rows, gold.rows, orders(row["gold_sql"]))})
-                item["baseline_correct"] = base_items[-1]["correct"]
-            if progress:
-                progress(item)
+        gold[i] = dbs[db_id].run(row["gold_sql"])
+
+    def correct(rows_out: list[tuple], error: str | None, i: int) -> bool:
+        g = gold[i]
+        return error is None and not g.error and same_results(rows_out, g.rows, orders(rows[i]["gold_sql"]))
+
+    # one language at a time, questions in file order (grouped by database): consecutive prompts share
+    # their schema prefix, which local engines (llama.cpp) reuse instead of re-reading it
+    items: list[dict[str, Any]] = []
+    for lang in languages:
+        for i, row in enumerate(rows):
+            for _, question in _variants(row, (lang,)):
+                start = time.monotonic()
+                ans = TextToSQL(dbs[row["db_id"]], llm, **tool_options).ask(question, lang=lang)
+                item = {"id": row.get("id"), "db_id": row["db_id"], "lang": lang, "question": question,
+                        "sql": ans.sql, "gold_sql": row["gold_sql"], "error": ans.error,
+                        "attempts": len(ans.attempts), "correct": ans.ok and correct(ans.rows, None, i),
+                        "seconds": round(time.monotonic() - start, 2)}
+                items.append(item)
+                if progress:
+                    progress(item)
+    base_items: list[dict[str, Any]] = []
+    if baseline:
+        for lang in languages:
+            for i, row in enumerate(rows):
+                for _, question in _variants(row, (lang,)):
+                    start = time.monotonic()
+                    b = naive_sql(dbs[row["db_id"]], llm, question)
+                    base_items.append({"id": row.get("id"), "lang": lang, "question": question, "sql": b.sql,
+                                       "error": b.error, "correct": correct(b.rows, b.error, i),
+                                       "seconds": round(time.monotonic() - start, 2), "baseline": True})
+                    if progress:
+                        progress(base_items[-1])
     for db in dbs.values():
         db.close()
     report = summarize(items)
     if baseline:
         report["baseline"] = summarize(base_items)
-    report["items"] = items
+    report["items"] = items + base_items
     return report
