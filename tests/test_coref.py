@@ -153,3 +153,26 @@ def test_summarize_history_keeps_recent_turns_and_compresses_older():
     assert out[0][0] == "system" and "Redis" in out[0][1] and "2023" in out[0][1]
     assert out[1:] == h[-4:]
     assert summarize_history(h[:4], max_turns=2) == h[:4]
+
+
+def test_zh_demonstrative_class_noun_takes_the_possessive_chain():
+    h = [("user", "Gradle 的构建缓存默认开启吗？"), ("assistant", "默认关闭。")]
+    assert _q("这个功能在哪里配置？", h).query == "Gradle 的构建缓存在哪里配置？"
+
+
+def test_zh_plural_attribute_ellipsis():
+    h = [("user", "Redis 和 Memcached 哪个更快？"), ("assistant", "差不多。")]
+    q = _q("它们的内存占用呢？", h).query
+    assert "Redis" in q and "Memcached" in q and "内存占用" in q
+
+
+def test_object_less_question_gets_the_topic_but_is_not_confident():
+    h = [("user", "PgBouncer 是什么？"), ("assistant", "PostgreSQL 的连接池。")]
+    r = _q("怎么安装？", h)
+    assert r.query == "PgBouncer 怎么安装？" and not r.confident
+
+
+def test_bare_demonstrative_is_a_guess():
+    h = [("user", "How many replicas does Kafka use by default?"), ("assistant", "The replication factor is 1.")]
+    r = _q("Can I change that?", h)
+    assert r.changed and not r.confident

@@ -27,6 +27,7 @@ from queryweave.tools.coref_rules import (
     entity_swap,
     find_ellipsis,
     is_vague_followup,
+    plural_candidate,
     rank_candidates,
     replace_pronouns,
     year_swap,
@@ -87,6 +88,8 @@ def _resolve_once(question: str, turns: list[tuple[str, str]], prev: str | None)
         if kind == "attr":
             if top is None:
                 return Resolution(_concat(prev, q, lang), True, False, "ellipsis without an antecedent")
+            if re.match(r"^(?:它们|他们|她们|these|those|they|them|their)", q.strip(), re.I) or "their" in q.lower():
+                top = plural_candidate(turns, lang) or top
             out, ok = attribute_swap(prev, x, top.text, detect_language(prev))
             return Resolution(out, True, ok or top.clear, "ellipsis: attribute swapped", top.text)
         out, ok = entity_swap(prev, x, prep)
@@ -104,6 +107,10 @@ def _resolve_once(question: str, turns: list[tuple[str, str]], prev: str | None)
     subjectless = _attach_subject(q, cands, lang)
     if subjectless is not None:
         return subjectless
+    if top is not None and not extract_mentions(q) and (len(q.split()) <= 5 if lang == "en" else len(q) <= 8):
+        core = re.sub(r"[\s?？。.!！]+$", "", q)
+        out = f"{top.text} {core}？" if lang == "zh" else f"{core} {top.text}?"
+        return Resolution(out, True, False, "short question without an object: topic attached", top.text)
     return Resolution(q, False, True, "standalone")
 
 
@@ -155,7 +162,3 @@ def resolve_followup(question: str, history: list, max_lookback: int = 6) -> Res
         prev = assistant[-1] if assistant else None
     return _resolve_once(question, resolved, prev)
 
-
-def strip_question(text: str) -> str:
-    """`text` without trailing question marks and spaces (helper for templates)."""
-    return re.sub(r"[\s?？]+$", "", text)

@@ -143,7 +143,7 @@ def year_swap(prev: str, x: str, prep: str, lang: str) -> tuple[str, bool]:
     """The previous question with its year replaced by (or extended with) the year in `x`."""
     year = re.search(r"(?:19|20)\d{2}", x)
     if year and re.search(r"(?<!\d)(?:19|20)\d{2}(?!\d)", prev):
-        return re.sub(r"(?<!\d)(?:19|20)\d{2}(?!\d)", year.group(0), prev, count=1), True
+        return re.sub(r"(?<!\d)(?:19|20)\d{2}(?!\d)", lambda _m: year.group(0), prev, count=1), True
     core = re.sub(r"[\s?？。.!！]+$", "", prev)
     if lang == "zh" or re.search(f"[{_CJK}]", prev):
         label = x if x.endswith("年") or not year else f"{x} 年"
@@ -191,7 +191,7 @@ def entity_swap(prev: str, x: str, prep: str) -> tuple[str | None, bool]:
     target = same[0]
     distinct = {m.text.lower() for m in same}
     if _is_latin(target.text):
-        out = re.sub(rf"(?<![\w.]){re.escape(target.text)}(?![\w])", x, prev)
+        out = re.sub(rf"(?<![\w.]){re.escape(target.text)}(?![\w])", lambda _m: x, prev)
     else:
         out = prev.replace(target.text, x)
     return out, len(distinct) == 1
@@ -234,11 +234,19 @@ def replace_pronouns(q: str, cands: list[Candidate], lang: str, turns: list[tupl
     one = top.text
     used: list[Candidate] = []
 
-    def sub(pattern: str, repl, text: str, cand: Candidate, flags: int = 0) -> str:
+    def sub(pattern: str, repl, text: str, cand: Candidate, flags: int = 0, weak: bool = False) -> str:
+        if isinstance(repl, str):
+            repl = (lambda literal: lambda _m: literal)(repl)  # entity text is literal, never a template
         new, n = re.subn(pattern, repl, text, flags=flags)
         if n:
-            used.append(cand)
+            # a bare demonstrative ("can I change that?") may point at a statement, not an entity
+            used.append(Candidate(cand.text, cand.kind, cand.score, cand.clear and not weak))
         return new
+
+    def first_used() -> Candidate | None:
+        if not used:
+            return None
+        return Candidate(used[0].text, used[0].kind, used[0].score, all(u.clear for u in used))
 
     if lang == "zh":
         out = sub(r"(?:它们|他们|她们)的", f"{plural.text}的", q, plural)
@@ -247,10 +255,10 @@ def replace_pronouns(q: str, cands: list[Candidate], lang: str, turns: list[tupl
         out = sub(rf"(?<![应活])该(?:{_ZH_CLASS})", one, out, top)
         out = sub(rf"(?:这些|那些)(?:{_ZH_CLASS})?", plural.text, out, plural)
         out = sub(rf"(?:这个|那个|这种|那种|此)(?:{_ZH_CLASS})", one, out, top)
-        out = sub(rf"(?:这个|那个){_ZH_AFTER}", one, out, top)
+        out = sub(rf"(?:这个|那个){_ZH_AFTER}", one, out, top, weak=True)
         out = sub(r"它们|他们|她们", plural.text, out, plural)
         out = sub(r"它|他|她", one, out, top)
-        return out, (used[0] if used else None)
+        return out, first_used()
 
     one_np = f"the {one}" if top.kind == "phrase" else one
     placeholder: dict[str, str] = {}
@@ -278,7 +286,9 @@ def replace_pronouns(q: str, cands: list[Candidate], lang: str, turns: list[tupl
     out = sub(r"\b(its|their)\s+([\w-]+(?:\s+[\w-]+){0,2})", poss, out, top, re.I)
     out = sub(rf"\b(?:this|that)\s+(?:{_EN_CLASS})\b", one_np, out, top, re.I)
     out = sub(rf"\b(?:these|those)\s+(?:{_EN_CLASS})s?\b", plural.text, out, plural, re.I)
-    out = sub(rf"\b(?:this|that)\b(?=\s*(?:[?.!,]|$)|\s+(?:{_EN_VERBS})\b)", one_np, out, top, re.I)
+    out = sub(rf"\b(?:this|that)\b(?=\s*(?:[?.!,]|$)|\s+(?:{_EN_VERBS})\b)", one_np, out, top, re.I, weak=True)
+    out = sub(r"\b(is|was|are|can|does|did|will|would|should|could) (?:this|that)\b(?! (?:a|an|the)\b)",
+              lambda m: f"{m.group(1)} {one_np}", out, top, re.I, weak=True)
     out = sub(r"\b(?:these|those)\b(?=\s*(?:[?.!,]|$)|\s+(?:are|do|have|work|differ|compare)\b)", plural.text,
               out, plural, re.I)
     out = sub(r"\bit\b", one_np, out, top, re.I)
@@ -287,7 +297,7 @@ def replace_pronouns(q: str, cands: list[Candidate], lang: str, turns: list[tupl
         out = out.replace(key, val)
     if out and out[0].islower() and q[:1].isupper():
         out = out[0].upper() + out[1:]
-    return out, (used[0] if used else None)
+    return out, first_used()
 
 
 _VAGUE = re.compile(

@@ -147,6 +147,17 @@ def _cjk_mentions(text: str) -> list[Mention]:
         is_cjk = bool(re.match(f"[{_CJK_CHAR}]", word))
         nounish = is_cjk and (flag.startswith("n") or flag in ("vn", "an") or (flag == "l" and word not in _NOT_NOUN_L))
         glue = is_cjk and flag in _GLUE_FLAGS and word not in ZH_STOPWORDS and len(word) <= 2
+        prev = next((t for t in reversed(toks[:i]) if t[0].strip()), None)
+        if is_cjk and flag in ("v", "vn") and prev is not None and prev[0] == "的":
+            # after 的 a verb pair is nominal: "的构建缓存" (jieba tags both halves as verbs)
+            run = [toks[i]]
+            if i + 1 < len(toks) and toks[i + 1][1] in ("v", "vn") and re.match(f"[{_CJK_CHAR}]", toks[i + 1][0]):
+                run.append(toks[i + 1])
+            phrase = "".join(t[0] for t in run)
+            if len(run) == 2 and phrase not in ATTR_WORDS and len(phrase) <= 6:
+                out.append(Mention(phrase, "noun", start))
+                i += 2
+                continue
         if not (nounish or (glue and flag != "v")) or (flag == "vn" and not _noun_follows(toks, i)):
             i += 1
             continue
@@ -195,10 +206,15 @@ def _chains(text: str, mentions: list[Mention]) -> list[Mention]:
 
 def extract_mentions(text: str) -> list[Mention]:
     """Salient mentions of `text` in order of position (see the module docstring for the kinds)."""
+    return list(_extract(text))
+
+
+@lru_cache(maxsize=2048)
+def _extract(text: str) -> tuple[Mention, ...]:
     latin = _latin_mentions(text)
     cjk = _cjk_mentions(text)
     mentions = sorted(latin + cjk, key=lambda m: m.start)
-    return sorted(mentions + _chains(text, mentions), key=lambda m: (m.start, m.kind != "chain"))
+    return tuple(sorted(mentions + _chains(text, mentions), key=lambda m: (m.start, m.kind != "chain")))
 
 
 def key_terms(text: str, limit: int = 8) -> list[str]:
