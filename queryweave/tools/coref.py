@@ -29,11 +29,11 @@ from queryweave.tools.coref_rules import (
     is_vague_followup,
     plural_candidate,
     rank_candidates,
-    replace_pronouns,
     year_swap,
 )
 from queryweave.tools.history import normalize_history, summarize_history  # noqa: F401 (re-export)
 from queryweave.tools.mentions import extract_mentions
+from queryweave.tools.pronouns import replace_pronouns
 from queryweave.tools.text import detect_language
 
 
