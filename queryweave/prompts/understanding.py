@@ -31,7 +31,7 @@ COREF_SYSTEM = {
 
 NECESSITY_SYSTEM = {
     "en": (
-        "Decide whether the user's message needs a search of the knowledge base ({kb}).\n"
+        "Decide whether the user's message needs a search of the knowledge base (the documents the user ingested).\n"
         "- greeting: hello, good morning. chitchat: thanks, goodbye, questions about you, small talk.\n"
         "- general: things any assistant can answer without documents (arithmetic, the date, translating a given "
         "sentence, writing a short poem) and that the knowledge base cannot be about.\n"
@@ -41,7 +41,7 @@ NECESSITY_SYSTEM = {
         "needed; for kb leave reply empty."
     ),
     "zh": (
-        "判断用户的这条消息是否需要检索知识库（{kb}）。\n"
+        "判断用户的这条消息是否需要检索知识库（用户导入的文档）。\n"
         "- greeting：打招呼（你好、早上好）。chitchat：致谢、告别、询问你是谁、闲聊。\n"
         "- general：不看文档也能回答、而且知识库不可能涉及的内容（算术、日期、翻译给定的句子、写一首短诗）。\n"
         "- kb：其他所有情况，包括任何可能由文档回答的问题。拿不准时选 kb：多检索一次代价很小，漏掉文档代价更大。\n"
@@ -93,9 +93,11 @@ def coref_messages(question: str, history: list[tuple[str, str]], lang: str) -> 
 
 
 def necessity_messages(question: str, lang: str, kb_description: str = "") -> list[tuple[str, str]]:
-    """Messages for `NecessityOutput`; `kb_description` says what the knowledge base holds."""
-    kb = kb_description or ("用户导入的文档" if lang == "zh" else "the user's ingested documents")
-    return [("system", pick(NECESSITY_SYSTEM, lang).format(kb=kb)), ("human", question)]
+    """Messages for `NecessityOutput`; `kb_description` (optional) says what the knowledge base holds."""
+    system = pick(NECESSITY_SYSTEM, lang)
+    if kb_description:
+        system += ("\n知识库内容：" if lang == "zh" else "\nThe knowledge base covers: ") + kb_description
+    return [("system", system), ("human", question)]
 
 
 def intent_messages(question: str, lang: str) -> list[tuple[str, str]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+import weakref
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -134,11 +135,24 @@ def _reply(kind: str, lang: str, extra: str = "") -> str:
     return base + note
 
 
+_VOCAB_CACHE: dict[int, tuple[weakref.ref, int, set[str]]] = {}
+
+
 def _normalize_vocab(vocab: set[str]) -> set[str]:
+    """Lower-cased terms and their tokens; cached per vocabulary object (the KB hands out the same set)."""
+    hit = _VOCAB_CACHE.get(id(vocab))
+    if hit is not None and hit[0]() is vocab and hit[1] == len(vocab):
+        return hit[2]
     out: set[str] = set()
     for v in vocab:
         out.add(v.lower())
         out.update(tokenize(v))
+    try:
+        if len(_VOCAB_CACHE) > 8:
+            _VOCAB_CACHE.clear()
+        _VOCAB_CACHE[id(vocab)] = (weakref.ref(vocab), len(vocab), out)
+    except TypeError:  # not weak-referenceable (e.g. a frozenset subclass without slots): no cache
+        pass
     return out
 
 
