@@ -91,3 +91,18 @@ def test_semantic_neighbours_fill_remaining_slots(tmp_path):
     out = s.suggest("remote", limit=3)
     assert out[0].text == "Remote build cache"
     assert [(r.text, r.source) for r in out[1:]] == [("Local build cache", "semantic")]
+
+
+def test_open_suggester_builds_from_the_catalog_and_rebuilds_after_ingestion(tmp_path):
+    from queryweave.tools.catalog import Catalog, ChunkRecord
+    from queryweave.tools.suggest import open_suggester
+
+    cat = Catalog(tmp_path / "catalog.sqlite")
+    cat.replace_document("a.md", "f1", "PostgreSQL connection limits", {},
+                         [ChunkRecord("c1", "a.md", 0, "text", "PostgreSQL connection limits > Timeouts")])
+    sug = open_suggester(tmp_path, cat)
+    assert [(r.text, r.source) for r in sug.suggest("time")] == [("Timeouts", "heading")]
+    assert texts(open_suggester(tmp_path).suggest("postg")) == ["PostgreSQL connection limits"]  # saved
+    cat.replace_document("b.md", "f2", "Redis 内存优化", {}, [ChunkRecord("c2", "b.md", 0, "text", None)])
+    assert texts(open_suggester(tmp_path, cat).suggest("内存")) == ["Redis 内存优化"]
+    cat.close()

@@ -10,6 +10,7 @@ the list. Built once, saved to and loaded from `<data_dir>/suggest/`; lookups ta
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Iterable
@@ -48,6 +49,7 @@ class Suggester:
         self.index = PrefixIndex([], [])
         self._popular: dict[str, tuple[str, int]] = {}
         self._pop_index: PrefixIndex | None = None
+        self.fingerprint = ""
         self._load_popular()
 
     @property
@@ -173,7 +175,7 @@ class Suggester:
             raise ValueError("no folder given and the suggester has no data dir")
         target.mkdir(parents=True, exist_ok=True)
         data = {"version": 1, "texts": self.texts, "sources": self.sources, "starts": self.starts,
-                "neighbours": self.neighbours}
+                "neighbours": self.neighbours, "fingerprint": self.fingerprint}
         path = target / "index.json"
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
@@ -189,10 +191,35 @@ class Suggester:
             return sug
         data = json.loads(path.read_text(encoding="utf-8"))
         sug.texts, sug.sources, sug.starts = data["texts"], data["sources"], data["starts"]
+        sug.fingerprint = data.get("fingerprint", "")
         sug.neighbours = [[(int(j), float(s)) for j, s in row] for row in data.get("neighbours", [])] or \
             [[] for _ in sug.texts]
         sug.index = PrefixIndex([normalize(t) for t in sug.texts], sug.starts)
         return sug
+
+
+def catalog_fingerprint(catalog: Any) -> str:
+    """A hash of the catalog's documents (source, title, chunk count): changes when ingestion does."""
+    h = hashlib.sha1()
+    for d in catalog.documents():
+        h.update(f"{d.get('source')}\x00{d.get('title')}\x00{d.get('n_chunks')}\n".encode())
+    return h.hexdigest()
+
+
+def open_suggester(data_dir: str | Path, catalog: Any = None, embeddings: Any = None) -> Suggester:
+    """The saved suggester of `data_dir`, rebuilt from `catalog` (and saved) when ingestion changed it."""
+    sug = Suggester.load(data_dir)
+    if catalog is None:
+        return sug
+    fp = catalog_fingerprint(catalog)
+    if fp != sug.fingerprint:
+        fresh = Suggester(data_dir, log=sug.log)
+        fresh.add_catalog(catalog)
+        fresh.build(embeddings=embeddings)
+        fresh.fingerprint = fp
+        fresh.save()
+        return fresh
+    return sug
 
 
 def record_query(query: str, data_dir: str | Path) -> None:
