@@ -1,0 +1,244 @@
+"""Groundedness / hallucination detector: is an answer (or summary) supported by its sources?
+
+Knows nothing of the graph; the reflect node calls `groundedness(answer, sources)`.
+
+Offline (no LLM): the answer is split into claims (`tools.claims.split_claims`); each claim gets
+evidence features against the sources (`tools.support.claim_features`: lexical support anywhere,
+support inside one window of two adjacent sentences, novel word bigrams, embedding similarity) and
+hard checks (a number, a named entity found in no source; a negation flipped against the best
+matching sentence). A small fixed logistic model turns the features into a support score; a claim
+is supported when the score clears `CLAIM_THRESHOLD` and no hard check failed. The answer's score
+is the same model over token-weighted features of all its claims. The weights were fitted with
+grouped cross-validation on HaluEval-style summaries (see docs/grounding.md, bench/).
+
+With an LLM: `grade_claims_llm` asks it for a verdict per claim through `models.structured`;
+when that fails (None) the offline grader answers instead.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from queryweave.tools.claims import split_claims
+from queryweave.tools.support import SourceIndex, claim_features
+
+# Logistic weights over `aggregate` features: P(supported) = sigmoid(bias + sum(w * feature)).
+# Fitted on halueval_summarization_lenmatched.jsonl with 5-fold grouped CV (bench/bench_hallucination.py
+# --fit prints them); features without embeddings use WEIGHTS_LEXICAL.
+WEIGHTS: dict[str, float] = {}
+WEIGHTS_LEXICAL: dict[str, float] = {}
+BIAS = 0.0
+BIAS_LEXICAL = 0.0
+THRESHOLD = 0.5  # answer-level: grounded when score >= THRESHOLD
+CLAIM_THRESHOLD = 0.5  # claim-level
+FEATURE_KEYS = ("lex", "local", "novel2", "emb", "num_missing", "ent_missing", "neg_mismatch")
+
+
+@dataclass
+class ClaimVerdict:
+    """One claim's verdict: supported or not, a 0-1 score, the best source and why."""
+
+    claim: str
+    supported: bool
+    score: float
+    best_source: int | None = None
+    reasons: list[str] = field(default_factory=list)
+    evidence: str = ""
+    features: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict (JSON-ready)."""
+        return asdict(self)
+
+
+@dataclass
+class GroundednessReport:
+    """Per-claim verdicts, an overall score and the unsupported claims of one answer."""
+
+    answer: str
+    verdicts: list[ClaimVerdict]
+    score: float
+    grounded: bool
+    unsupported: list[str]
+    method: str = "offline"
+
+    @property
+    def hallucinated(self) -> bool:
+        """True when the answer is judged not grounded."""
+        return not self.grounded
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict (JSON-ready)."""
+        return {
+            "score": self.score,
+            "grounded": self.grounded,
+            "unsupported": self.unsupported,
+            "method": self.method,
+            "verdicts": [v.to_dict() for v in self.verdicts],
+        }
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def aggregate(features: list[dict]) -> dict[str, float]:
+    """Answer-level features from per-claim features (token-weighted where it matters)."""
+    if not features:
+        return {"lex": 1.0, "local": 1.0, "novel2": 0.0, "emb": 1.0, "hard": 0.0}
+    weights = np.array([max(1, f["n_tokens"]) for f in features], float)
+    out = {
+        "lex": float(np.average([f["lex"] for f in features], weights=weights)),
+        "local": float(np.average([f["local"] for f in features], weights=weights)),
+        "novel2": float(np.average([f["novel2"] for f in features], weights=weights)),
+        "hard": float(sum(f["num_missing"] + f["ent_missing"] + f["neg_mismatch"] for f in features)),
+    }
+    embs = [f["emb"] for f in features if f.get("emb") is not None]
+    if embs:
+        out["emb"] = float(np.average(embs, weights=weights[: len(embs)]))
+        out["emb_min"] = float(min(embs))
+    return out
+
+
+def support_score(agg: dict[str, float]) -> float:
+    """P(supported) of a claim or answer from its aggregated features."""
+    use_emb = "emb" in agg and WEIGHTS
+    weights, bias = (WEIGHTS, BIAS) if use_emb else (WEIGHTS_LEXICAL, BIAS_LEXICAL)
+    if not weights:  # before fitting: plain average of the support signals
+        return float(0.5 * agg["lex"] + 0.5 * agg["local"] - 0.25 * agg["novel2"] + 0.125)
+    return _sigmoid(bias + sum(w * agg.get(k, 0.0) for k, w in weights.items()))
+
+
+def _reasons(f: dict, score: float) -> list[str]:
+    reasons = [f"number {n} not in sources" for n in f["missing_numbers"]]
+    reasons += [f"entity '{e}' not in sources" for e in f["missing_entities"]]
+    if f["neg_mismatch"]:
+        reasons.append(f"negation mismatch with source {f['best_source']}")
+    if f["missing_tokens"] and f["lex"] < 0.8:
+        reasons.append("words not in sources: " + ", ".join(f["missing_tokens"][:6]))
+    if score < CLAIM_THRESHOLD:
+        reasons.append(f"weak support ({score:.2f})")
+    return reasons
+
+
+def _claim_vectors(claims: list[str], embeddings) -> list[np.ndarray | None]:
+    if embeddings is None or not claims:
+        return [None] * len(claims)
+    return [np.asarray(v, np.float32) for v in embeddings.embed_documents(list(claims))]
+
+
+def _grade(claims: list[str], index: SourceIndex, embeddings) -> tuple[list[ClaimVerdict], list[dict]]:
+    feats, verdicts = [], []
+    for claim, vec in zip(claims, _claim_vectors(claims, embeddings), strict=True):
+        f = claim_features(claim, index, vec)
+        feats.append(f)
+        score = support_score(aggregate([f]))
+        hard = bool(f["missing_numbers"] or f["missing_entities"] or f["neg_mismatch"])
+        best = f["best_window"]
+        verdicts.append(ClaimVerdict(
+            claim=claim,
+            supported=score >= CLAIM_THRESHOLD and not hard,
+            score=round(score, 4),
+            best_source=f["best_source"],
+            reasons=_reasons(f, score),
+            evidence=index.windows[best] if best is not None and best >= 0 else "",
+            features={k: f[k] for k in FEATURE_KEYS},
+        ))
+    return verdicts, feats
+
+
+def grade_claims(claims: list[str], sources: list[str], embeddings=None) -> list[ClaimVerdict]:
+    """Offline verdict for each claim against `sources` (lexical, embedding, numbers, entities,
+    negation). `embeddings`: any LangChain `Embeddings` (optional; adds semantic support)."""
+    return _grade(list(claims), SourceIndex.build(sources, embeddings=embeddings), embeddings)[0]
+
+
+def groundedness(
+    answer: str,
+    sources: list[str],
+    embeddings=None,
+    llm=None,
+    threshold: float = THRESHOLD,
+    claims: list[str] | None = None,
+) -> GroundednessReport:
+    """Grade `answer` against `sources`: per-claim verdicts, an overall 0-1 score (P(grounded)),
+    `grounded` (score >= threshold, no claim failing a hard check when `strict`) and the
+    unsupported claims. With `llm`, claims are graded by the model and the score is the share
+    supported; when the model fails the offline grader answers (`method` says which)."""
+    claims = split_claims(answer) if claims is None else list(claims)
+    verdicts = _llm_verdicts(llm, claims, sources) if llm is not None else None
+    if verdicts is not None:
+        score = sum(v.supported for v in verdicts) / len(verdicts) if verdicts else 1.0
+        unsupported = [v.claim for v in verdicts if not v.supported]
+        return GroundednessReport(answer, verdicts, round(score, 4), not unsupported, unsupported, "llm")
+    index = SourceIndex.build(sources, embeddings=embeddings)
+    verdicts, feats = _grade(claims, index, embeddings)
+    score = support_score(aggregate(feats))
+    unsupported = [v.claim for v in verdicts if not v.supported]
+    return GroundednessReport(answer, verdicts, round(score, 4), score >= threshold, unsupported, "offline")
+
+
+# -- LLM grader -----------------------------------------------------------------------------------
+
+
+class LLMClaimVerdict(BaseModel):
+    """One claim's verdict as the LLM gives it."""
+
+    index: int = Field(description="number of the claim (1-based)")
+    supported: bool = Field(description="true when the passages support every fact of the claim")
+    source: int = Field(default=-1, description="number of the best supporting passage (1-based), -1 if none")
+    score: float = Field(default=0.5, description="support from 0 (contradicted/absent) to 1 (stated)")
+    reason: str = Field(default="", description="what is missing or contradicted")
+
+
+class LLMClaimVerdicts(BaseModel):
+    """Verdicts for all claims."""
+
+    verdicts: list[LLMClaimVerdict]
+
+
+def _llm_verdicts(llm, claims: list[str], sources: list[str], lang: str | None = None) -> list[ClaimVerdict] | None:
+    """The LLM's verdicts, or None when there is no model or its answer is unusable."""
+    from queryweave.models import structured
+    from queryweave.prompts.grounding import SYSTEM, USER
+    from queryweave.tools.text import detect_language
+
+    if llm is None:
+        return None
+    if not claims:
+        return []
+    lang = lang or detect_language(" ".join(claims))
+    lang = lang if lang in SYSTEM else "en"
+    messages = [
+        ("system", SYSTEM[lang]),
+        ("human", USER[lang].format(
+            sources="\n\n".join(f"[{i + 1}] {s}" for i, s in enumerate(sources)),
+            claims="\n".join(f"{i + 1}. {c}" for i, c in enumerate(claims)),
+        )),
+    ]
+    result = structured(llm, LLMClaimVerdicts, messages)
+    by_index = {v.index: v for v in result.verdicts} if result is not None else {}
+    if not all(i + 1 in by_index for i in range(len(claims))):
+        return None
+    out = []
+    for i, claim in enumerate(claims):
+        v = by_index[i + 1]
+        src = v.source - 1 if 1 <= v.source <= len(sources) else None
+        out.append(ClaimVerdict(
+            claim=claim, supported=bool(v.supported), score=float(min(1.0, max(0.0, v.score))),
+            best_source=src, reasons=[v.reason] if v.reason else [],
+            evidence=sources[src][:500] if src is not None else "",
+        ))
+    return out
+
+
+def grade_claims_llm(llm, claims: list[str], sources: list[str], lang: str | None = None) -> list[ClaimVerdict]:
+    """Claims graded by an LLM through `models.structured` (prompt in `prompts.grounding`, zh/en);
+    the offline grader answers when that fails (no model, bad output, a claim left out)."""
+    verdicts = _llm_verdicts(llm, claims, sources, lang)
+    return verdicts if verdicts is not None else grade_claims(claims, sources)
