@@ -1,0 +1,35 @@
+"""`ocr`: when the turn carries an image (a screenshot, a photo), read its text and merge it into the question.
+
+Runs before `resolve`, so coreference, intent and retrieval all see the merged question. The image is
+consumed (cleared from the state) so the next turn of the thread does not read it again. Without
+tesseract the question goes on unchanged and the run is flagged degraded with a clear reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from queryweave.nodes.common import timed
+from queryweave.tools.ocr import OcrUnavailable, merge_question, ocr_image
+from queryweave.tools.text import detect_language
+
+
+@timed("ocr")
+def ocr(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Merge the text of `state["image"]` into `question` (a no-op without an image)."""
+    image = state.get("image")
+    if not image:
+        return {}
+    question = state.get("question") or ""
+    try:
+        text = ocr_image(image)
+    except OcrUnavailable as exc:
+        return {"image": "", "degraded": True, "degraded_reasons": [f"ocr: {exc}"]}
+    except ValueError as exc:
+        return {"image": "", "degraded": True, "degraded_reasons": [f"ocr: could not read the image ({exc})"]}
+    if not text:
+        return {"image": "", "degraded_reasons": ["ocr: no text found in the image"]}
+    out: dict[str, Any] = {"image": "", "question": merge_question(question, text)}
+    if not question.strip():  # an image alone: answer in the image's language
+        out["language"] = detect_language(text)
+    return out
