@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "queryweave.cli.ask",
     "queryweave.cli.stats",
     "queryweave.cli.structured",
+    "queryweave.cli.serve",
 ]
 EVAL_MODULES = [
     "queryweave.cli.eval_retrieval",

@@ -1,0 +1,67 @@
+"""The QueryWeave web app: LangServe routes for the graph, the JSON/SSE API, and the web page.
+
+    /queryweave/{invoke,batch,stream,playground/}   LangServe (`RemoteRunnable("http://host/queryweave")`)
+    /ask, /ask/stream, /resume, /feedback, /suggest, /health   the app's own API
+    /                                              the search page (static files, no build step)
+
+`create_app(ctx)` builds it for a `Context` (`queryweave serve` passes the CLI's); `app` (module
+attribute, built on first access from the environment's `QUERYWEAVE_*`) serves
+`uvicorn queryweave.server.app:app`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+
+from queryweave.graph.context import Context
+from queryweave.server.routes import router, service_error
+from queryweave.server.runnable import QueryWeaveRunnable
+from queryweave.server.service import QueryService, ServiceError
+
+STATIC = Path(__file__).parent / "static"
+LANGSERVE_ENDPOINTS = ["invoke", "batch", "stream", "playground", "input_schema", "output_schema",
+                       "config_schema"]
+
+
+def create_app(ctx: Context | None = None) -> FastAPI:
+    """The FastAPI app for `ctx` (default: a `Context` from the environment)."""
+    from langserve import add_routes
+
+    ctx = ctx or Context()
+    service = QueryService(ctx)
+    app = FastAPI(title="QueryWeave", version="0.1.0",
+                  description="Retrieval-augmented answers with checked citations (LangGraph).")
+    app.state.service = service
+    app.add_exception_handler(ServiceError, service_error)
+    app.add_exception_handler(FileNotFoundError, service_error)
+    add_routes(app, QueryWeaveRunnable(service), path="/queryweave", enabled_endpoints=LANGSERVE_ENDPOINTS)
+    app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    @app.get("/queryweave", include_in_schema=False)
+    def playground_redirect() -> RedirectResponse:
+        return RedirectResponse("/queryweave/playground/")
+
+    return app
+
+
+_APP: FastAPI | None = None
+
+
+def __getattr__(name: str) -> Any:
+    """`app`: the app for the environment's configuration, built on first access."""
+    global _APP
+    if name == "app":
+        if _APP is None:
+            _APP = create_app()
+        return _APP
+    raise AttributeError(name)

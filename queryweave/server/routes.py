@@ -1,0 +1,81 @@
+"""The app's own routes: health, suggestions, ask (JSON and server-sent events), resume and feedback."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from queryweave.server.schemas import AskInput, FeedbackRequest, ResumeRequest, StreamRequest
+from queryweave.server.service import QueryService, ServiceError
+
+router = APIRouter()
+
+
+def service_of(request: Request) -> QueryService:
+    """The app's `QueryService`."""
+    return request.app.state.service
+
+
+def service_error(request: Request, exc: Exception) -> JSONResponse:
+    """Exception handler: a `ServiceError` (or a missing knowledge base) as a JSON error with its status."""
+    status = exc.status if isinstance(exc, ServiceError) else 503
+    return JSONResponse({"detail": str(exc)}, status_code=status)
+
+
+@router.get("/health")
+def health(request: Request) -> dict[str, Any]:
+    """Liveness plus what is configured (cheap: opens no model)."""
+    from queryweave.models import resolve_backend
+    from queryweave.tools.ocr import ocr_status
+
+    svc = service_of(request)
+    ocr = ocr_status()
+    return {"status": "ok", "data_dir": str(svc.ctx.data_dir),
+            "knowledge_base": (svc.ctx.path / "catalog.sqlite").exists(),
+            "llm": resolve_backend(svc.ctx), "embedding": svc.ctx.embedding,
+            "ocr": ocr is None, "ocr_message": ocr}
+
+
+@router.get("/suggest")
+def suggest(request: Request, q: str = Query("", max_length=200),
+            limit: int = Query(8, ge=1, le=20)) -> dict[str, Any]:
+    """Suggestions for a prefix (an empty list when the suggestions engine is unavailable)."""
+    svc = service_of(request)
+    items = svc.suggestions.suggest(q, limit)
+    return {"prefix": q, "suggestions": items, "note": svc.suggestions.reason}
+
+
+@router.post("/ask")
+def ask(request: Request, body: AskInput) -> dict[str, Any]:
+    """Answer a question (JSON); `clarification` is set when the graph asks first."""
+    return service_of(request).ask(body.question, body.thread_id, body.image, body.resume)
+
+
+@router.post("/resume")
+def resume(request: Request, body: ResumeRequest) -> dict[str, Any]:
+    """Answer a pending clarification of `thread_id` and get the answer."""
+    return service_of(request).resume(body.thread_id, body.choice)
+
+
+@router.post("/feedback")
+def feedback(request: Request, body: FeedbackRequest) -> dict[str, Any]:
+    """Thumbs up/down on the last answer of a thread."""
+    return service_of(request).feedback(body.thread_id, body.rating, body.comment, body.question, body.answer)
+
+
+def sse(events: Iterator[dict[str, Any]]) -> Iterator[str]:
+    """Server-sent events: `event: <kind>` and one JSON `data:` line per event."""
+    for event in events:
+        yield f"event: {event.get('event', 'message')}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n"
+
+
+@router.post("/ask/stream")
+def ask_stream(request: Request, body: StreamRequest) -> StreamingResponse:
+    """Run a question (or a resume) and stream node progress, then the answer, as server-sent events."""
+    events = service_of(request).stream(body.question, body.thread_id, body.image, body.resume)
+    return StreamingResponse(sse(events), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

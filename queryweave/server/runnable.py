@@ -1,0 +1,79 @@
+"""The graph as a LangServe-friendly `Runnable`: `{"question", "thread_id"?, "image"?, "resume"?}` in,
+`{"answer", "citations", "thread_id", ...}` out.
+
+`invoke` (and so `batch`) answers through the service (checkpointed threads: pass the returned
+`thread_id` back to continue a conversation, with `resume` to answer a clarification). `stream`
+yields the progress events of `queryweave.server.progress` — `step` events while nodes run, then one
+`answer` (or `clarify`) event carrying the full output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import run_in_executor
+from pydantic import BaseModel
+
+from queryweave.server.schemas import AskInput, AskOutput
+from queryweave.server.service import QueryService
+
+_DONE = object()
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    if isinstance(value, BaseModel):
+        value = value.model_dump()
+    if isinstance(value, str):
+        value = {"question": value}
+    if not isinstance(value, dict):
+        raise TypeError(f"expected {{'question': ...}}, got {type(value).__name__}")
+    return {k: value.get(k) for k in ("question", "thread_id", "image", "resume")}
+
+
+class QueryWeaveRunnable(Runnable[dict, dict]):
+    """QueryWeave's graph behind one `QueryService`, with typed input and output for LangServe."""
+
+    name: str = "queryweave"
+
+    def __init__(self, service: QueryService) -> None:
+        self.service = service
+
+    @property
+    def InputType(self) -> type[AskInput]:  # noqa: N802 - LangChain's name
+        """The input model."""
+        return AskInput
+
+    @property
+    def OutputType(self) -> type[AskOutput]:  # noqa: N802 - LangChain's name
+        """The output model."""
+        return AskOutput
+
+    def get_input_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        """The input model (shown in the playground)."""
+        return AskInput
+
+    def get_output_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        """The output model."""
+        return AskOutput
+
+    def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> dict[str, Any]:
+        """Answer one question (or resume a clarification)."""
+        return self._call_with_config(lambda x: self.service.ask(**_fields(x)), input, config)
+
+    def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[dict[str, Any]]:
+        """Progress events, ending with the `answer` or `clarify` event."""
+        yield from self.service.stream(**_fields(input))
+
+    async def astream(self, input: Any, config: RunnableConfig | None = None,
+                      **kwargs: Any) -> AsyncIterator[dict[str, Any]]:
+        """`stream` on a worker thread, one event at a time."""
+        events = await run_in_executor(config, lambda: self.stream(input, config))
+        while True:
+            event = await run_in_executor(config, next, events, _DONE)
+            if event is _DONE:
+                return
+            yield event
+            await asyncio.sleep(0)

@@ -1,0 +1,88 @@
+"""Request and response models of the HTTP API (pydantic; LangServe shows them in its playground)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+MAX_QUESTION_CHARS = 4000
+
+
+class AskInput(BaseModel):
+    """A question for the graph; `thread_id` continues a conversation (a new one is made when empty)."""
+
+    question: str = Field("", max_length=MAX_QUESTION_CHARS, description="The question (zh or en).")
+    thread_id: str | None = Field(None, max_length=128, description="Conversation thread; created when empty.")
+    image: str | None = Field(None, description="An image as a data: URL or base64 (its text joins the question).")
+    resume: str | None = Field(None, max_length=MAX_QUESTION_CHARS,
+                               description="The answer to a pending clarification of `thread_id`.")
+
+
+class Citation(BaseModel):
+    """One cited passage."""
+
+    n: int | None = None
+    chunk_id: str | None = None
+    source: str | None = None
+    title: str = ""
+    text: str = ""
+
+
+class Clarification(BaseModel):
+    """The graph paused: a question for the user and the options it offers."""
+
+    question: str = ""
+    options: list[str] = Field(default_factory=list)
+
+
+class AskOutput(BaseModel):
+    """The answer, its citations and how it was found; `clarification` when the graph asks first."""
+
+    answer: str = ""
+    citations: list[Citation] = Field(default_factory=list)
+    thread_id: str | None = None
+    intent: str | None = None
+    route: str | None = None
+    strategy: str | None = None
+    k: int | None = None
+    confidence: float | None = None
+    resolved_query: str | None = None
+    backend: str | None = None
+    degraded: bool = False
+    degraded_reasons: list[str] = Field(default_factory=list)
+    timings: dict[str, float] = Field(default_factory=dict)
+    clarification: Clarification | None = None
+    event: str | None = Field(None, description="In a stream: start | step | token | clarify | answer.")
+
+
+class ResumeRequest(BaseModel):
+    """The user's answer to a clarification question."""
+
+    thread_id: str = Field(..., min_length=1, max_length=128)
+    choice: str = Field(..., max_length=MAX_QUESTION_CHARS)
+
+
+class FeedbackRequest(BaseModel):
+    """Thumbs up or down on the last answer of a thread."""
+
+    thread_id: str = Field(..., min_length=1, max_length=128)
+    rating: Literal["up", "down"]
+    comment: str = Field("", max_length=2000)
+    question: str | None = Field(None, max_length=MAX_QUESTION_CHARS)
+    answer: str | None = Field(None, max_length=20000)
+
+
+class StreamRequest(AskInput):
+    """Same as `AskInput`; the answer comes back as server-sent events."""
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-safe copy of a state value (messages and other objects become strings)."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)

@@ -1,0 +1,150 @@
+"""What the HTTP routes and the LangServe runnable call: ask, resume, stream, feedback, suggestions.
+
+One `QueryService` per app and data dir. Plain calls go through `queryweave.cli.ask.run_question` (the
+same path as the CLI, with the SQLite/PostgreSQL checkpointer); streaming runs the service's own
+compiled graph (built once, same checkpointer) through `queryweave.server.progress`. Uploaded images
+(data: URLs or base64) are saved under `<data_dir>/uploads/` and the graph gets the file's path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from langgraph.types import Command
+
+from queryweave.graph.context import Context
+from queryweave.server.feedback import append_feedback, to_query_log
+from queryweave.server.progress import pending_clarification, shape_output, stream_events
+from queryweave.server.suggestions import Suggestions
+from queryweave.tools.ocr import MAX_IMAGE_BYTES, decode_image_bytes, load_image
+
+
+class ServiceError(ValueError):
+    """A request the service cannot serve; `status` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def new_thread_id() -> str:
+    """A fresh conversation thread id."""
+    return uuid.uuid4().hex[:12]
+
+
+class QueryService:
+    """The graph behind the server, for one `Context`."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._graph: Any = None
+        self._lock = threading.Lock()
+        self.suggestions = Suggestions(ctx.data_dir)
+
+    @property
+    def graph(self) -> Any:
+        """The compiled graph with the context's checkpointer (built on first use)."""
+        with self._lock:
+            if self._graph is None:
+                from queryweave.graph.builder import build_graph
+                from queryweave.graph.checkpoint import make_checkpointer
+
+                self._graph = build_graph(checkpointer=make_checkpointer(self.ctx))
+            return self._graph
+
+    # -- inputs ------------------------------------------------------------------------------
+    def save_image(self, image: str | None) -> str | None:
+        """Store an uploaded image (data: URL or base64) under `<data_dir>/uploads/`; returns its path."""
+        if not image:
+            return None
+        try:
+            data = decode_image_bytes(image)
+        except ValueError as exc:
+            raise ServiceError(str(exc)) from exc
+        if data is None:
+            raise ServiceError("send the image as a data: URL or base64 (server paths are not accepted)")
+        if len(data) > MAX_IMAGE_BYTES:
+            raise ServiceError(f"image too large (over {MAX_IMAGE_BYTES // (1024 * 1024)} MB)", 413)
+        try:
+            load_image(data)
+        except ValueError as exc:
+            raise ServiceError(str(exc)) from exc
+        folder = self.ctx.path / "uploads"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{hashlib.sha256(data).hexdigest()[:24]}.img"
+        if not path.exists():
+            path.write_bytes(data)
+        return str(path)
+
+    def _check(self, question: str | None, image: str | None, resume: str | None, thread_id: str | None) -> None:
+        if resume is not None:
+            if not thread_id:
+                raise ServiceError("resume needs the thread_id of the paused conversation")
+            if pending_clarification(self.graph, thread_id) is None:
+                raise ServiceError(f"thread {thread_id!r} is not waiting for a clarification", 409)
+        elif not (question or "").strip() and not image:
+            raise ServiceError("empty question")
+
+    # -- runs ----------------------------------------------------------------------------------
+    def ask(self, question: str | None, thread_id: str | None = None, image: str | None = None,
+            resume: str | None = None) -> dict[str, Any]:
+        """Answer (or resume) on a thread; returns the API output (`clarification` when it asks)."""
+        from queryweave.cli.ask import run_question
+
+        self._check(question, image, resume, thread_id)
+        path = self.save_image(image) if resume is None else None
+        result = run_question(self.ctx, question, thread_id or new_thread_id(), resume, path)
+        out = shape_output(result)
+        if not out.get("clarification") and resume is None and question:
+            self.suggestions.record(question)
+        return out
+
+    def resume(self, thread_id: str, choice: str) -> dict[str, Any]:
+        """Continue a thread that asked for clarification with the user's choice."""
+        return self.ask(None, thread_id, resume=choice)
+
+    def stream(self, question: str | None, thread_id: str | None = None, image: str | None = None,
+               resume: str | None = None) -> Iterator[dict[str, Any]]:
+        """Progress events of a run (see `queryweave.server.progress`); validation errors raise first."""
+        self._check(question, image, resume, thread_id)
+        thread_id = thread_id or new_thread_id()
+        if resume is not None:
+            payload: Any = Command(resume=resume)
+        else:
+            payload = {"question": question or ""}
+            path = self.save_image(image)
+            if path:
+                payload["image"] = path
+        return self._stream(payload, thread_id, question if resume is None else None)
+
+    def _stream(self, payload: Any, thread_id: str, question: str | None) -> Iterator[dict[str, Any]]:
+        for event in stream_events(self.graph, self.ctx, payload, thread_id):
+            if event["event"] == "answer" and question:
+                self.suggestions.record(question)
+            yield event
+
+    # -- feedback and state -------------------------------------------------------------------
+    def state_values(self, thread_id: str) -> dict[str, Any]:
+        """The latest state of a thread (empty for an unknown thread)."""
+        return dict(self.graph.get_state({"configurable": {"thread_id": thread_id}}).values or {})
+
+    def feedback(self, thread_id: str, rating: str, comment: str = "", question: str | None = None,
+                 answer: str | None = None) -> dict[str, Any]:
+        """Record a rating of the thread's last answer (JSONL, query log, popular queries on up)."""
+        values = self.state_values(thread_id)
+        if not values and not (question and answer):
+            raise ServiceError(f"unknown thread {thread_id!r}", 404)
+        question = question or values.get("question") or ""
+        record = {"thread_id": thread_id, "rating": rating, "comment": comment, "question": question,
+                  "resolved_query": values.get("resolved_query"), "answer": answer or values.get("answer", ""),
+                  "route": values.get("route"), "intent": values.get("intent"), "strategy": values.get("strategy"),
+                  "citations": [c.get("chunk_id") for c in values.get("citations") or []]}
+        path = append_feedback(self.ctx.data_dir, record)
+        query_log = to_query_log(self.ctx.data_dir, values, rating) if values else None
+        popular = self.suggestions.record(question) if rating == "up" and question else False
+        return {"ok": True, "file": Path(path).name, "query_log": query_log, "popular": popular}

@@ -1,0 +1,99 @@
+"""Search suggestions for the server: `queryweave.tools.suggest` over a data dir, degrading to none.
+
+The saved index (`<data_dir>/suggest/`) is used while it matches the catalog; otherwise
+`open_suggester` rebuilds it from the catalog's titles and headings. It is reloaded when the index
+or the catalog changes on disk.
+Without the suggestions module (or a knowledge base) `suggest` returns an empty list and `reason`
+says why.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class Suggestions:
+    """Prefix suggestions (`suggest`) and the popular-queries log (`record`) of one data dir."""
+
+    def __init__(self, data_dir: str | Path) -> None:
+        self.data_dir = Path(data_dir).expanduser()
+        self.reason: str | None = None
+        self._lock = threading.Lock()
+        self._suggester: Any = None
+        self._stamp: tuple[float, float] | None = None
+
+    def _files_stamp(self) -> tuple[float, float]:
+        def mtime(p: Path) -> float:
+            return p.stat().st_mtime if p.exists() else 0.0
+
+        return mtime(self.data_dir / "suggest" / "index.json"), mtime(self.data_dir / "catalog.sqlite")
+
+    def _load(self) -> Any:
+        try:
+            from queryweave.tools import suggest
+        except ImportError as exc:
+            self.reason = f"suggestions unavailable: {exc}"
+            return None
+        catalog_path = self.data_dir / "catalog.sqlite"
+        if not catalog_path.exists():
+            sug = suggest.Suggester.load(self.data_dir)
+        else:
+            from queryweave.tools.catalog import Catalog
+
+            catalog = Catalog(catalog_path, read_only=True)
+            try:
+                if hasattr(suggest, "open_suggester"):  # rebuilt (and saved) when ingestion changed the KB
+                    sug = suggest.open_suggester(self.data_dir, catalog)
+                else:
+                    sug = suggest.Suggester.load(self.data_dir)
+                    if not sug.texts:
+                        sug.add_catalog(catalog)
+                        sug.build()
+            finally:
+                catalog.close()
+        self.reason = None if sug.texts else "no titles indexed yet (ingest documents first)"
+        return sug
+
+    def suggester(self) -> Any:
+        """The current `Suggester` (loaded, or reloaded when the index changed), or None."""
+        with self._lock:
+            stamp = self._files_stamp()
+            if self._suggester is None or stamp != self._stamp:
+                try:
+                    self._suggester = self._load()
+                except Exception as exc:  # a corrupt index must not break the search box
+                    log.warning("suggestions: %s", exc)
+                    self.reason, self._suggester = f"suggestions failed to load: {exc}", None
+                self._stamp = stamp
+            return self._suggester
+
+    def suggest(self, prefix: str, limit: int = 8) -> list[dict[str, Any]]:
+        """Up to `limit` suggestions for `prefix` as `{text, source, score}` (empty when unavailable)."""
+        sug = self.suggester()
+        if sug is None or not prefix.strip():
+            return []
+        try:
+            found = sug.suggest(prefix, limit=limit)
+        except Exception as exc:
+            log.warning("suggest(%r): %s", prefix, exc)
+            return []
+        return [{"text": s.text, "source": getattr(s, "source", ""), "score": getattr(s, "score", 0.0)}
+                for s in found[:limit]]
+
+    def record(self, query: str) -> bool:
+        """Count a question in the popular-queries log; False when suggestions are unavailable."""
+        sug = self.suggester()
+        if sug is None or not query.strip():
+            return False
+        try:
+            with self._lock:
+                sug.record_query(query)
+            return True
+        except Exception as exc:
+            log.warning("record_query: %s", exc)
+            return False
