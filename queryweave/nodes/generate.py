@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from queryweave.graph.context import context_of
 from queryweave.models import call_text, get_chat_model, resolve_backend
-from queryweave.nodes.common import language_of, query_of, timed
+from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.prompts import pick
 from queryweave.prompts.generate import NOT_FOUND, SYSTEM
 from queryweave.tools.extractive import extract_answer
@@ -44,6 +45,16 @@ def answer_with_llm(llm: Any, question: str, docs: list[dict[str, Any]], lang: s
     return result.value, result.error
 
 
+def embedder(ctx: Any):
+    """Question + units -> vectors with the knowledge base's embedding model (query/passage aware)."""
+    emb = knowledge_base(ctx).embeddings
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return np.vstack([np.asarray(emb.embed_query(texts[0]))[None, :], np.asarray(emb.embed_documents(texts[1:]))])
+
+    return embed
+
+
 @timed("generate")
 def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     """Answer the query from the retrieved documents, with citations and confidence."""
@@ -65,7 +76,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             return out | {"answer": text.strip(), "citations": citations, "confidence": round(conf, 3)}
         out |= {"degraded": True, "degraded_reasons": [f"generate: LLM failed ({error}); answered extractively"]}
     max_sent = SENTENCES_FOR_INTENT.get(state.get("intent") or "", 3)
-    ext = extract_answer(question, docs, max_sentences=max_sent)
+    ext = extract_answer(question, docs, max_sentences=max_sent, embed=embedder(ctx))
     if not ext.answer:
         return out | {"answer": pick(NOT_FOUND, lang), "citations": [], "confidence": round(0.2 * ext.coverage, 3)}
     conf = 0.6 * min(1.0, ext.coverage) + 0.4 * retrieval_confidence(docs)

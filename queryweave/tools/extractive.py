@@ -1,19 +1,34 @@
-"""Extractive answering without an LLM: pick the sentences that best cover the question, cite them.
+"""Extractive answering without an LLM: pick the passages' units that best answer the question, cite them.
 
-Sentences of the retrieved chunks are scored by the IDF-weighted share of the question's terms they
-contain (IDF over the retrieved sentences, so the rare, specific words count most), plus a small
-bonus for higher-ranked chunks. The best few, in a readable order, become the answer, each followed
-by its citation marker.
+Text is cut into answer units: sentences of prose (Chinese and Latin punctuation), single rows of
+Markdown tables (header names prefixed, so "maximumPoolSize | 10" reads as an answer), list items;
+headings are dropped. A unit's score combines
+- lexical coverage: the IDF-weighted share of the question's terms it contains (IDF over the units
+  of the retrieved passages, so rare, specific words count most), and
+- semantic similarity between question and unit under the embedding model (when one is given),
+  which carries cross-lingual questions ("默认是多少" against an English passage),
+plus a small bonus for higher-ranked passages. The best few, in document order, form the answer,
+each followed by its citation marker.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from queryweave.tools.text import detect_language, split_sentences, tokenize
+
+Embed = Callable[[list[str]], Any]  # texts -> (n, d) normalised vectors; the question is texts[0]
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
 @dataclass
@@ -26,38 +41,99 @@ class ExtractiveAnswer:
     sentences: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _idf(sentence_tokens: list[set[str]]) -> dict[str, float]:
-    df = Counter(t for toks in sentence_tokens for t in toks)
-    n = max(1, len(sentence_tokens))
+def answer_units(text: str) -> list[str]:
+    """Sentences, table rows and list items of a passage (headings and table rules dropped)."""
+    units: list[str] = []
+    header: list[str] | None = None
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            units.extend(split_sentences(" ".join(paragraph)))
+            paragraph.clear()
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or _HEADING.match(line) or stripped.startswith("```"):
+            flush()
+            header = None if not stripped.startswith("|") else header
+            continue
+        if stripped.startswith("|"):
+            flush()
+            cells = [c.strip().strip("`") for c in stripped.strip("|").split("|")]
+            if _TABLE_RULE.match(stripped):
+                continue
+            if header is None:
+                header = cells
+                continue
+            pairs = [f"{h}: {c}" if h and i else c for i, (h, c) in enumerate(zip(header, cells, strict=False))]
+            units.append(" | ".join(p for p in pairs if p))
+            continue
+        if _BULLET.match(line):
+            flush()
+            paragraph.append(_BULLET.sub("", line).strip())  # continuation lines join the item
+            continue
+        paragraph.append(stripped)
+    flush()
+    return [u for u in (x.strip() for x in units) if len(u) >= 6]
+
+
+def _idf(unit_tokens: list[set[str]]) -> dict[str, float]:
+    df = Counter(t for toks in unit_tokens for t in toks)
+    n = max(1, len(unit_tokens))
     return {t: math.log(1 + n / c) for t, c in df.items()}
 
 
+def _similarities(question: str, units: list[str], embed: Embed | None) -> np.ndarray | None:
+    """Min-max normalised similarity of the question to each unit (given with its context window)."""
+    if embed is None or not units:
+        return None
+    try:
+        vecs = np.asarray(embed([question, *units]), dtype=np.float32)
+    except Exception:  # an embedding failure must not stop an answer
+        return None
+    sims = vecs[1:] @ vecs[0]
+    lo, hi = float(sims.min()), float(sims.max())
+    return (sims - lo) / (hi - lo) if hi > lo else np.ones_like(sims)
+
+
 def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences: int = 3,
-                   min_coverage: float = 0.15) -> ExtractiveAnswer:
-    """Answer `question` from `documents` (dicts with chunk_id, source, text) by sentence extraction."""
+                   min_score: float = 0.2, embed: Embed | None = None,
+                   semantic_weight: float = 0.3) -> ExtractiveAnswer:
+    """Answer `question` from `documents` (dicts with chunk_id, source, text) by extracting units."""
     q_tokens = set(tokenize(question))
-    candidates: list[tuple[int, int, str, set[str]]] = []
+    cands: list[tuple[int, int, str, set[str]]] = []
+    windows: list[str] = []
     for d_idx, doc in enumerate(documents):
-        for s_idx, sent in enumerate(split_sentences(doc.get("text", ""))):
-            toks = set(tokenize(sent))
-            if toks and len(sent) >= 8:
-                candidates.append((d_idx, s_idx, sent, toks))
-    if not q_tokens or not candidates:
+        units = answer_units(doc.get("text", ""))
+        for u_idx, unit in enumerate(units):
+            cands.append((d_idx, u_idx, unit, set(tokenize(unit))))
+            prev = units[u_idx - 1] if u_idx else str(doc.get("title") or "")
+            windows.append(f"{prev} {unit}".strip())  # a unit is read with the sentence before it
+    if not cands:
         return ExtractiveAnswer("")
-    idf = _idf([c[3] for c in candidates])
-    q_weight = sum(idf.get(t, math.log(1 + len(candidates))) for t in q_tokens) or 1.0
+    idf = _idf([c[3] for c in cands])
+    q_weight = sum(idf.get(t, math.log(1 + len(cands))) for t in q_tokens) or 1.0
+    alone = _similarities(question, [c[2] for c in cands], embed)
+    in_context = _similarities(question, windows, embed) if alone is not None else None
+    q_lang = detect_language(question)
     scored = []
-    for d_idx, s_idx, sent, toks in candidates:
-        cov = sum(idf.get(t, 0.0) for t in q_tokens & toks) / q_weight
-        if cov <= 0:
-            continue
-        brevity = 1.0 / (1.0 + max(0, len(toks) - 40) / 40)  # long run-on sentences read badly
-        scored.append((cov * brevity + 0.05 / (1 + d_idx), cov, d_idx, s_idx, sent))
+    for i, (d_idx, u_idx, unit, toks) in enumerate(cands):
+        w_sem, sem = (semantic_weight, float(alone[i])) if alone is not None else (0.0, 0.0)
+        if alone is not None and in_context is not None and detect_language(unit) != q_lang:
+            # Across languages few terms match: trust the embedding more, and read the unit in context.
+            w_sem, sem = 0.75, 0.5 * (float(alone[i]) + float(in_context[i]))
+        cov = sum(idf.get(t, 0.0) for t in q_tokens & toks) / q_weight if q_tokens else 0.0
+        brevity = 1.0 / (1.0 + max(0, len(toks) - 40) / 40)  # long run-on units read badly
+        score = ((1 - w_sem) * cov + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
+        if cov > 0 or sem > 0.8:
+            scored.append((score, cov, d_idx, u_idx, unit))
     scored.sort(key=lambda x: -x[0])
     chosen, seen = [], set()
+    best = scored[0][0] if scored else 0.0
     for item in scored:
         key = item[4][:60]
-        if key in seen or item[1] < min_coverage:
+        if key in seen or item[0] < max(min_score, 0.5 * best):
             continue
         seen.add(key)
         chosen.append(item)
@@ -68,14 +144,14 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
     cite_no: dict[int, int] = {}
     citations, parts, sentences = [], [], []
-    for _, cov, d_idx, _s_idx, sent in chosen:
+    for _, cov, d_idx, _u_idx, unit in chosen:
         if d_idx not in cite_no:
             cite_no[d_idx] = len(cite_no) + 1
             doc = documents[d_idx]
             citations.append({"n": cite_no[d_idx], "chunk_id": doc.get("chunk_id"), "source": doc.get("source"),
                               "title": doc.get("title", ""), "text": doc.get("text", "")})
-        parts.append(f"{sent} [{cite_no[d_idx]}]")
-        sentences.append({"text": sent, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
-    joiner = "" if detect_language(question) == "zh" else " "
+        parts.append(f"{unit} [{cite_no[d_idx]}]")
+        sentences.append({"text": unit, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
+    joiner = "" if q_lang == "zh" else " "
     coverage = max(c[1] for c in chosen)
     return ExtractiveAnswer(joiner.join(parts), citations, coverage, sentences)
