@@ -20,12 +20,14 @@ COMMAND_MODULES = [
     "queryweave.cli.ingest",
     "queryweave.cli.ask",
     "queryweave.cli.stats",
+    "queryweave.cli.suggest",
     "queryweave.cli.structured",
     "queryweave.cli.serve",
 ]
 EVAL_MODULES = [
     "queryweave.cli.eval_retrieval",
     "queryweave.cli.structured",
+    "queryweave.cli.eval_hallucination",
 ]
 
 
