@@ -29,6 +29,7 @@ STEP_LABELS = {
 FACTS = ("intent", "strategy", "route", "k", "needs_retrieval", "resolved_query", "confidence", "filters",
          "queries", "sql", "cypher")
 TOKEN_NODES = {"generate", "respond_direct"}
+RESET_NODES = {"begin"}  # they only clear the previous turn: no facts worth showing
 
 
 def label_of(node: str) -> str:
@@ -100,8 +101,9 @@ def stream_events(graph: Any, ctx: Context, payload: Any, thread_id: str) -> Ite
                     ms = round((time.perf_counter() - t0) * 1000, 1) if t0 else None
                     status = "error" if chunk.get("error") else (
                         "waiting" if chunk.get("interrupts") else "done")
+                    facts = {} if name in RESET_NODES else _facts(chunk.get("result"))
                     yield {"event": "step", "node": name, "label": label_of(name), "status": status,
-                           "ms": ms, "facts": _facts(chunk.get("result"))}
+                           "ms": ms, "facts": facts}
             elif mode == "messages":
                 message, meta = chunk
                 text = getattr(message, "content", "")
