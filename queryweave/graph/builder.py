@@ -15,6 +15,7 @@ from queryweave.nodes.clarify import clarify
 from queryweave.nodes.finish import finish
 from queryweave.nodes.generate import generate
 from queryweave.nodes.necessity import necessity
+from queryweave.nodes.ocr import ocr
 from queryweave.nodes.resolve import begin, resolve
 from queryweave.nodes.respond_direct import respond_direct
 from queryweave.nodes.retrieve import retrieve
@@ -33,12 +34,13 @@ def after_analyze(state: State) -> Literal["clarify", "retrieve"]:
 def build_graph(checkpointer: Any = None):
     """Compile the QueryWeave graph, optionally with a checkpointer for conversation memory."""
     builder = StateGraph(State, context_schema=Context, input_schema=InputState, output_schema=OutputState)
-    for name, node in [("begin", begin), ("resolve", resolve), ("necessity", necessity),
+    for name, node in [("begin", begin), ("ocr", ocr), ("resolve", resolve), ("necessity", necessity),
                        ("respond_direct", respond_direct), ("analyze", analyze), ("clarify", clarify),
                        ("retrieve", retrieve), ("generate", generate), ("finish", finish)]:
         builder.add_node(name, node)
     builder.add_edge(START, "begin")
-    builder.add_edge("begin", "resolve")
+    builder.add_edge("begin", "ocr")
+    builder.add_edge("ocr", "resolve")
     builder.add_edge("resolve", "necessity")
     builder.add_conditional_edges("necessity", after_necessity)
     builder.add_edge("respond_direct", "finish")
