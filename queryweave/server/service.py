@@ -99,10 +99,7 @@ class QueryService:
         self._check(question, image, resume, thread_id)
         path = self.save_image(image) if resume is None else None
         result = run_question(self.ctx, question, thread_id or new_thread_id(), resume, path)
-        out = shape_output(result)
-        if not out.get("clarification") and resume is None and question:
-            self.suggestions.record(question)
-        return out
+        return shape_output(result)
 
     def resume(self, thread_id: str, choice: str) -> dict[str, Any]:
         """Continue a thread that asked for clarification with the user's choice."""
@@ -120,13 +117,7 @@ class QueryService:
             path = self.save_image(image)
             if path:
                 payload["image"] = path
-        return self._stream(payload, thread_id, question if resume is None else None)
-
-    def _stream(self, payload: Any, thread_id: str, question: str | None) -> Iterator[dict[str, Any]]:
-        for event in stream_events(self.graph, self.ctx, payload, thread_id):
-            if event["event"] == "answer" and question:
-                self.suggestions.record(question)
-            yield event
+        return stream_events(self.graph, self.ctx, payload, thread_id)
 
     # -- feedback and state -------------------------------------------------------------------
     def state_values(self, thread_id: str) -> dict[str, Any]:
@@ -146,5 +137,6 @@ class QueryService:
                   "citations": [c.get("chunk_id") for c in values.get("citations") or []]}
         path = append_feedback(self.ctx.data_dir, record)
         query_log = to_query_log(self.ctx.data_dir, values, rating) if values else None
-        popular = self.suggestions.record(question) if rating == "up" and question else False
+        liked = values.get("resolved_query") or question
+        popular = self.suggestions.record(liked) if rating == "up" and liked else False
         return {"ok": True, "file": Path(path).name, "query_log": query_log, "popular": popular}

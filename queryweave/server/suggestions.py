@@ -2,7 +2,8 @@
 
 The saved index (`<data_dir>/suggest/`) is used while it matches the catalog; otherwise
 `open_suggester` rebuilds it from the catalog's titles and headings. It is reloaded when the index
-or the catalog changes on disk.
+the catalog or the popular-queries log changes on disk (the graph's `finish` node counts each
+answered question there; a thumbs-up counts it once more through `record`).
 Without the suggestions module (or a knowledge base) `suggest` returns an empty list and `reason`
 says why.
 """
@@ -25,13 +26,18 @@ class Suggestions:
         self.reason: str | None = None
         self._lock = threading.Lock()
         self._suggester: Any = None
-        self._stamp: tuple[float, float] | None = None
+        self._stamp: tuple[float, ...] | None = None
 
-    def _files_stamp(self) -> tuple[float, float]:
+    def _files_stamp(self) -> tuple[float, ...]:
         def mtime(p: Path) -> float:
-            return p.stat().st_mtime if p.exists() else 0.0
+            try:
+                return p.stat().st_mtime_ns
+            except OSError:
+                return 0
 
-        return mtime(self.data_dir / "suggest" / "index.json"), mtime(self.data_dir / "catalog.sqlite")
+        folder = self.data_dir / "suggest"
+        return tuple(mtime(p) for p in (folder / "index.json", self.data_dir / "catalog.sqlite",
+                                        folder / "popular.sqlite", folder / "popular.sqlite-wal"))
 
     def _load(self) -> Any:
         try:
