@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "queryweave.cli.suggest",
     "queryweave.cli.structured",
     "queryweave.cli.serve",
+    "queryweave.cli.tune",
 ]
 EVAL_MODULES = [
     "queryweave.cli.eval_retrieval",

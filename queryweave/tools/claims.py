@@ -129,6 +129,7 @@ _ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四":
               "八": 8, "九": 9, "十": 10, "百": 100, "千": 1000}
 _NUM = re.compile(
     r"(?<![A-Za-z0-9_.])(\d+(?:[,，]\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)\s*(thousand|million|billion|trillion|bn|"
+    r"(?<=\d)[mk](?![A-Za-z])|"
     r"百万|千万|万|亿|千|百)?(?!\d)",
     re.IGNORECASE,
 )
@@ -233,7 +234,7 @@ def unsupported_numbers(claim: str, source_values: set[float]) -> list[str]:
 
 _CAP_TOKEN = re.compile(r"[A-Z][A-Za-z0-9'’.&-]*|[A-Z]")
 _LATIN_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’&.-]*|\d+")
-_CONNECT = {"of", "de", "del", "la", "van", "von", "der", "al", "bin", "le", "du", "da", "and", "&"}
+_CONNECT = {"of", "de", "del", "la", "van", "von", "der", "al", "bin", "le", "du", "da", "&"}
 _NOT_NAMES = EN_STOPWORDS | {
     "however", "meanwhile", "despite", "although", "though", "after", "before", "while", "since",
     "according", "also", "but", "yet", "still", "then", "now", "today", "yesterday", "tomorrow",

@@ -27,16 +27,14 @@ from pydantic import BaseModel, Field
 from queryweave.tools.claims import split_claims
 from queryweave.tools.support import SourceIndex, claim_features
 
-# Logistic weights over `aggregate` features: P(supported) = sigmoid(bias + sum(w * feature)).
-# Fitted on halueval_summarization_lenmatched.jsonl with 5-fold grouped CV (bench/bench_hallucination.py
-# --fit prints them); features without embeddings use WEIGHTS_LEXICAL.
-WEIGHTS: dict[str, float] = {}
-WEIGHTS_LEXICAL: dict[str, float] = {}
-BIAS = 0.0
-BIAS_LEXICAL = 0.0
-THRESHOLD = 0.5  # answer-level: grounded when score >= THRESHOLD
+# P(grounded) = sigmoid(BIAS + sum(WEIGHTS[k] * feature[k])), signs constrained so that more support
+# never lowers the score. Fitted by `python bench/bench_hallucination.py --fit` (10-fold grouped CV on
+# halueval_summarization_lenmatched.jsonl; see docs/grounding.md).
+WEIGHTS: dict[str, float] = {"order": 3.2389, "lex": 2.0537, "frag": 7.4119, "novel2": 0.0}
+BIAS = -4.4916
+THRESHOLD = 0.5  # answer-level: grounded when score >= THRESHOLD (and no claim fails a hard check)
 CLAIM_THRESHOLD = 0.5  # claim-level
-FEATURE_KEYS = ("lex", "local", "novel2", "emb", "num_missing", "ent_missing", "neg_mismatch")
+FEATURE_KEYS = ("lex", "local", "order", "frag", "novel2", "emb", "num_missing", "ent_missing", "neg_mismatch")
 
 
 @dataclass
@@ -88,30 +86,24 @@ def _sigmoid(x: float) -> float:
 
 
 def aggregate(features: list[dict]) -> dict[str, float]:
-    """Answer-level features from per-claim features (token-weighted where it matters)."""
+    """Answer-level features from per-claim features: token-weighted means of the support
+    features, the weakest claim's ordered support, and the count of failed hard checks."""
     if not features:
-        return {"lex": 1.0, "local": 1.0, "novel2": 0.0, "emb": 1.0, "hard": 0.0}
+        return {"order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": 0.0, "order_min": 1.0, "hard": 0.0}
     weights = np.array([max(1, f["n_tokens"]) for f in features], float)
-    out = {
-        "lex": float(np.average([f["lex"] for f in features], weights=weights)),
-        "local": float(np.average([f["local"] for f in features], weights=weights)),
-        "novel2": float(np.average([f["novel2"] for f in features], weights=weights)),
-        "hard": float(sum(f["num_missing"] + f["ent_missing"] + f["neg_mismatch"] for f in features)),
-    }
+    out = {k: float(np.average([f[k] for f in features], weights=weights)) for k in ("order", "lex", "frag", "novel2")}
+    out["order_min"] = float(min(f["order"] for f in features))
+    out["hard"] = float(sum(bool(f["missing_numbers"] or f["missing_entities"] or f["neg_mismatch"])
+                            for f in features))
     embs = [f["emb"] for f in features if f.get("emb") is not None]
     if embs:
-        out["emb"] = float(np.average(embs, weights=weights[: len(embs)]))
-        out["emb_min"] = float(min(embs))
+        out["emb"] = float(np.mean(embs))
     return out
 
 
 def support_score(agg: dict[str, float]) -> float:
-    """P(supported) of a claim or answer from its aggregated features."""
-    use_emb = "emb" in agg and WEIGHTS
-    weights, bias = (WEIGHTS, BIAS) if use_emb else (WEIGHTS_LEXICAL, BIAS_LEXICAL)
-    if not weights:  # before fitting: plain average of the support signals
-        return float(0.5 * agg["lex"] + 0.5 * agg["local"] - 0.25 * agg["novel2"] + 0.125)
-    return _sigmoid(bias + sum(w * agg.get(k, 0.0) for k, w in weights.items()))
+    """P(supported) of a claim or an answer from its `aggregate` features (fixed logistic model)."""
+    return _sigmoid(BIAS + sum(w * agg.get(k, 0.0) for k, w in WEIGHTS.items()))
 
 
 def _reasons(f: dict, score: float) -> list[str]:
@@ -165,10 +157,11 @@ def groundedness(
     llm=None,
     threshold: float = THRESHOLD,
     claims: list[str] | None = None,
+    strict: bool = True,
 ) -> GroundednessReport:
     """Grade `answer` against `sources`: per-claim verdicts, an overall 0-1 score (P(grounded)),
-    `grounded` (score >= threshold, no claim failing a hard check when `strict`) and the
-    unsupported claims. With `llm`, claims are graded by the model and the score is the share
+    `grounded` (score >= threshold and, when `strict`, no claim with a number, entity or negation
+    the sources contradict or lack) and the unsupported claims. With `llm`, claims are graded by the model and the score is the share
     supported; when the model fails the offline grader answers (`method` says which)."""
     claims = split_claims(answer) if claims is None else list(claims)
     verdicts = _llm_verdicts(llm, claims, sources) if llm is not None else None
@@ -178,9 +171,17 @@ def groundedness(
         return GroundednessReport(answer, verdicts, round(score, 4), not unsupported, unsupported, "llm")
     index = SourceIndex.build(sources, embeddings=embeddings)
     verdicts, feats = _grade(claims, index, embeddings)
-    score = support_score(aggregate(feats))
+    agg = aggregate(feats)
+    score = support_score(agg)
     unsupported = [v.claim for v in verdicts if not v.supported]
-    return GroundednessReport(answer, verdicts, round(score, 4), score >= threshold, unsupported, "offline")
+    grounded = score >= threshold and not (strict and agg["hard"] > 0)
+    return GroundednessReport(answer, verdicts, round(score, 4), grounded, unsupported, "offline")
+
+
+def answer_features(answer: str, sources: list[str], embeddings=None) -> dict[str, float]:
+    """The `aggregate` features of an answer against its sources (for fitting and benchmarks)."""
+    index = SourceIndex.build(sources, embeddings=embeddings)
+    return aggregate(_grade(split_claims(answer), index, embeddings)[1])
 
 
 # -- LLM grader -----------------------------------------------------------------------------------

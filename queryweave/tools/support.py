@@ -5,6 +5,8 @@ sentence embeddings); `claim_features` measures how well one claim is carried by
 
 - `lex`      share of the claim's content tokens found anywhere in the sources (stemmed; jieba for Chinese)
 - `local`    share found inside the single best window of two adjacent source sentences
+- `order`    share found inside one window *in the claim's order* (longest common subsequence)
+- `frag`     verbatim-fragment density of the claim inside that window (`fragment_density`)
 - `novel2`   share of the claim's word bigrams (character bigrams for Chinese) found in no source
 - `emb`      best cosine similarity between the claim and a source sentence (when embeddings are given)
 - `num_missing`, `ent_missing`, `neg_mismatch`  checkable facts that contradict or escape the sources
@@ -83,6 +85,37 @@ def surface_units(text: str) -> list[str]:
     return out
 
 
+def stem_units(text: str) -> list[str]:
+    """`surface_units` with Latin words stemmed (stop words kept): the units of verbatim fragments."""
+    stemmer = _stemmer()
+    return [stemmer.stemWord(u) if stemmer and u.isascii() else u for u in surface_units(text)]
+
+
+def fragment_density(claim_units: list[str], window_units: list[str]) -> float:
+    """How much of the claim is copied in long contiguous runs from the window: greedy longest
+    fragments (Grusky et al.'s extractive fragments), sum of squared lengths / len(claim)^2.
+    1.0 for a verbatim copy, near 0 for a claim whose words are scattered or absent."""
+    if not claim_units:
+        return 1.0
+    starts: dict[str, list[int]] = {}
+    for j, u in enumerate(window_units):
+        starts.setdefault(u, []).append(j)
+    total, i, n = 0, 0, len(claim_units)
+    while i < n:
+        best = 0
+        for j in starts.get(claim_units[i], ()):
+            k = 1
+            while i + k < n and j + k < len(window_units) and claim_units[i + k] == window_units[j + k]:
+                k += 1
+            best = max(best, k)
+        if best:
+            total += best * best
+            i += best
+        else:
+            i += 1
+    return total / (n * n)
+
+
 def bigrams(units: list[str]) -> list[tuple[str, str]]:
     """Adjacent pairs of `units`."""
     return list(zip(units, units[1:], strict=False))
@@ -98,6 +131,8 @@ class SourceIndex:
     windows: list[str] = field(default_factory=list)
     window_source: list[int] = field(default_factory=list)
     window_tokens: list[set[str]] = field(default_factory=list)
+    window_seqs: list[list[str]] = field(default_factory=list)
+    window_units: list[list[str]] = field(default_factory=list)
     window_neg: list[set[str]] = field(default_factory=list)
     window_heads: list[list[tuple[str, ...]]] = field(default_factory=list)
     vocab: set[str] = field(default_factory=set)
@@ -119,7 +154,10 @@ class SourceIndex:
                 span = " ".join(sents[j : j + window])
                 idx.windows.append(span)
                 idx.window_source.append(i)
-                idx.window_tokens.append(set(content_tokens(span)))
+                seq = content_tokens(span)
+                idx.window_seqs.append(seq)
+                idx.window_units.append(stem_units(span))
+                idx.window_tokens.append(set(seq))
                 idx.window_neg.append(negated_terms(span))
                 idx.window_heads.append(negation_heads(span))
             for j, sent in enumerate(sents):
@@ -139,6 +177,38 @@ class SourceIndex:
             vecs = np.asarray(self.embeddings.embed_documents(self.sentences), np.float32)
             self._sentence_vecs = _normalise(vecs)
         return self._sentence_vecs
+
+
+def lcs_length(a: list[str], b: list[str]) -> int:
+    """Length of the longest common subsequence of two token lists."""
+    if not a or not b:
+        return 0
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0]
+        for j, y in enumerate(b):
+            cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
+        prev = cur
+    return prev[-1]
+
+
+def ordered_support(toks: list[str], index: SourceIndex) -> tuple[float, int]:
+    """Best share of the claim's tokens found *in the same order* inside one window (LCS / len),
+    and that window. Windows are tried by decreasing bag overlap; the search stops once no
+    remaining window could beat the best (LCS never exceeds the overlap)."""
+    if not toks:
+        return 1.0, -1
+    tokset = set(toks)
+    overlaps = sorted(((len(tokset & wt), j) for j, wt in enumerate(index.window_tokens)), reverse=True)
+    best, best_j = 0, -1
+    for overlap, j in overlaps:
+        if overlap <= best:
+            break
+        seq = [t for t in index.window_seqs[j] if t in tokset]
+        length = lcs_length(toks, seq)
+        if length > best:
+            best, best_j = length, j
+    return best / len(toks), best_j
 
 
 def _normalise(m: np.ndarray) -> np.ndarray:
@@ -167,6 +237,10 @@ def claim_features(claim: str, index: SourceIndex, claim_vec: np.ndarray | None 
         emb = float(sims[j])
         if best < 0 or local < 0.5:
             best = index.sentence_window[j]
+    order, order_j = ordered_support(toks, index)
+    if order_j >= 0 and (best < 0 or order >= local - 1e-9):
+        best = order_j
+    frag = fragment_density(stem_units(claim), index.window_units[order_j]) if order_j >= 0 else 0.0
     grams = bigrams(surface_units(claim))
     novel2 = sum(1 for g in grams if g not in index.bigram_set) / len(grams) if grams else 0.0
     miss_num = unsupported_numbers(claim, index.number_set)
@@ -183,6 +257,8 @@ def claim_features(claim: str, index: SourceIndex, claim_vec: np.ndarray | None 
     return {
         "lex": lex,
         "local": local,
+        "order": order,
+        "frag": frag,
         "novel2": novel2,
         "emb": emb,
         "n_tokens": len(tokset),

@@ -1,0 +1,41 @@
+"""`queryweave eval hallucination FILE`: the groundedness detector on HaluEval/UHGEval-style JSONL."""
+
+from __future__ import annotations
+
+import argparse
+
+from queryweave.cli.main import print_json
+from queryweave.eval.hallucination import detector, evaluate, read_hallucination
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score the detector on every right and hallucinated text of FILE; print metrics."""
+    items = read_hallucination(args.file, limit=args.limit)
+    llm = None
+    if args.llm_grader:
+        from queryweave.models import get_chat_model
+
+        llm = get_chat_model(args.context)
+    result = evaluate(items, detector(llm=llm, strict=not args.lenient), progress=not args.json)
+    if args.json:
+        print_json(result)
+    else:
+        kinds = sorted({it.kind for it in items})
+        print(f"{args.file} ({', '.join(kinds)}): {result['n']} texts, hallucinated = positive")
+        for key in ("accuracy", "precision", "recall"):
+            print(f"  {key:<10} {result[key]:.4f}")
+    return 0
+
+
+def register_eval(ev: argparse._SubParsersAction) -> None:
+    """Add `eval hallucination`."""
+    p = ev.add_parser("hallucination", help="accuracy/precision/recall of the groundedness detector")
+    p.add_argument("file", help="HaluEval-style (qa, summarization, dialogue) or UHGEval-style JSONL")
+    p.add_argument("--limit", type=int, default=None, help="only the first N records (2 texts each)")
+    p.add_argument("--json", action="store_true", help='print {"accuracy", "precision", "recall", "n"}')
+    p.add_argument("--lenient", action="store_true",
+                   help="judge by the support score alone: a number, entity or negation the sources "
+                        "lack does not by itself make a text hallucinated")
+    p.add_argument("--llm-grader", action="store_true",
+                   help="grade claims with the configured chat model (offline grader when it fails)")
+    p.set_defaults(func=run)

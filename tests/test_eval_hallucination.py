@@ -1,0 +1,85 @@
+"""HaluEval/UHGEval readers, metrics and the `eval hallucination` command on tiny JSONL fixtures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from queryweave.cli.main import main
+from queryweave.eval.hallucination import detector, evaluate, metrics, read_hallucination
+
+DOC = ("The Eiffel Tower was completed in 1889 for the World's Fair in Paris. It is 330 metres tall and "
+       "was designed by the engineering company of Gustave Eiffel.")
+ZH_BEGIN = "新华社北京1月22日电 长城于1987年被列入世界文化遗产名录。明长城全长约8851.8千米。"
+
+RECORDS = {
+    "qa": {"knowledge": DOC, "question": "When was the Eiffel Tower completed?",
+           "right_answer": "It was completed in 1889.",
+           "hallucinated_answer": "It was completed in 1925 by Frank Lloyd Wright."},
+    "summarization": {"document": DOC, "right_summary": "The Eiffel Tower was completed in 1889 in Paris.",
+                      "hallucinated_summary": "The Eiffel Tower was completed in 1925 in Berlin."},
+    "dialogue": {"knowledge": DOC, "dialogue_history": "[Human]: Do you like the Eiffel Tower?",
+                 "right_response": "Yes! It was completed in 1889 for the World's Fair.",
+                 "hallucinated_response": "Yes! Napoleon Bonaparte opened it in 1925."},
+    "uhgeval": {"id": "doc_1", "headLine": "长城", "newsBeginning": ZH_BEGIN,
+                "realContinuation": "长城于1987年被列入世界文化遗产名录。",
+                "hallucinatedContinuation": "长城于2003年被诸葛亮列入世界文化遗产名录。",
+                "newsRemainder": "长城于1987年被列入世界文化遗产名录。后文"},
+}
+
+
+def _write(path, rows):
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("kind", list(RECORDS))
+def test_reader_pairs_right_and_hallucinated(tmp_path, kind):
+    items = read_hallucination(_write(tmp_path / f"{kind}.jsonl", [RECORDS[kind]]))
+    assert [it.label for it in items] == [0, 1]
+    assert {it.kind for it in items} == {kind}
+    assert items[0].sources and all(s for s in items[0].sources)
+    if kind == "uhgeval":  # the remainder holds the true continuation: never a source
+        assert items[0].sources == ["长城\n" + ZH_BEGIN]
+    if kind == "dialogue":
+        assert items[0].sources[1].startswith("[Human]")
+    if kind == "qa":
+        assert items[1].question.startswith("When")
+
+
+def test_reader_limit_counts_records_and_rejects_unknown(tmp_path):
+    path = _write(tmp_path / "s.jsonl", [RECORDS["summarization"]] * 5)
+    assert len(read_hallucination(path, limit=2)) == 4
+    with pytest.raises(ValueError):
+        read_hallucination(_write(tmp_path / "bad.jsonl", [{"foo": 1}]))
+    with pytest.raises(FileNotFoundError):
+        read_hallucination(tmp_path / "missing.jsonl")
+
+
+def test_metrics_hallucinated_is_positive():
+    m = metrics([0, 0, 1, 1, 1], [0, 1, 1, 1, 0])
+    assert m == {"accuracy": 0.6, "precision": 0.6667, "recall": 0.6667, "n": 5}
+    assert metrics([0, 0], [0, 0]) == {"accuracy": 1.0, "precision": 0.0, "recall": 0.0, "n": 2}
+
+
+def test_detector_on_planted_fixtures(tmp_path):
+    rows = [RECORDS["summarization"], RECORDS["dialogue"], RECORDS["qa"]]
+    items = read_hallucination(_write(tmp_path / "mix.jsonl", rows))
+    result = evaluate(items, detector())
+    assert result["n"] == 6
+    assert result["recall"] == 1.0  # every planted hallucination has an invented number and name
+    assert result["accuracy"] >= 5 / 6
+
+
+def test_cli_json_output(tmp_path, capsys):
+    path = _write(tmp_path / "s.jsonl", [RECORDS["summarization"], RECORDS["uhgeval"]])
+    assert main(["eval", "hallucination", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"accuracy", "precision", "recall", "n"} and out["n"] == 4
+    assert out["recall"] == 1.0
+
+
+def test_cli_missing_file_is_a_clean_error(tmp_path, capsys):
+    assert main(["eval", "hallucination", str(tmp_path / "nope.jsonl")]) == 2
+    assert "no such file" in capsys.readouterr().err
