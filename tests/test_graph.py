@@ -63,7 +63,8 @@ def test_thread_memory_records_turns(ctx):
     state = g.get_state(cfg).values
     kinds = [m.type for m in state["messages"]]
     assert kinds == ["human", "ai", "human", "ai"]
-    assert len(state["attempts"] or []) == 0  # per-turn lists were reset
+    assert len(state["attempts"]) == 1  # per-turn lists were reset: only this turn's attempt
+    assert state["attempts"][0]["answer"] == state["answer"]
 
 
 def test_greeting_is_answered_without_retrieval(ctx):

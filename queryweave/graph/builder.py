@@ -14,8 +14,10 @@ from queryweave.nodes.analyze import analyze
 from queryweave.nodes.clarify import clarify
 from queryweave.nodes.finish import finish
 from queryweave.nodes.generate import generate
+from queryweave.nodes.grade_documents import grade_documents
 from queryweave.nodes.necessity import necessity
 from queryweave.nodes.ocr import ocr
+from queryweave.nodes.reflect import reflect
 from queryweave.nodes.resolve import begin, resolve
 from queryweave.nodes.respond_direct import respond_direct
 from queryweave.nodes.retrieve import retrieve
@@ -31,12 +33,24 @@ def after_analyze(state: State) -> Literal["clarify", "retrieve"]:
     return "clarify" if (state.get("ambiguity") or {}).get("ambiguous") else "retrieve"
 
 
+def after_grading(state: State) -> Literal["generate", "retrieve"]:
+    """Passages enough (or no widening left) -> generate; else retrieve again, wider."""
+    return "retrieve" if (state.get("grade") or {}).get("widen") and \
+        (state.get("reflection") or {}).get("action") == "widen" else "generate"
+
+
+def after_reflect(state: State) -> Literal["retrieve", "finish"]:
+    """A failed check with attempts left -> retrieve again with the new plan; else finish."""
+    return "retrieve" if (state.get("reflection") or {}).get("action") == "retry" else "finish"
+
+
 def build_graph(checkpointer: Any = None):
     """Compile the QueryWeave graph, optionally with a checkpointer for conversation memory."""
     builder = StateGraph(State, context_schema=Context, input_schema=InputState, output_schema=OutputState)
     for name, node in [("begin", begin), ("ocr", ocr), ("resolve", resolve), ("necessity", necessity),
                        ("respond_direct", respond_direct), ("analyze", analyze), ("clarify", clarify),
-                       ("retrieve", retrieve), ("generate", generate), ("finish", finish)]:
+                       ("retrieve", retrieve), ("grade_documents", grade_documents), ("generate", generate),
+                       ("reflect", reflect), ("finish", finish)]:
         builder.add_node(name, node)
     builder.add_edge(START, "begin")
     builder.add_edge("begin", "ocr")
@@ -46,8 +60,10 @@ def build_graph(checkpointer: Any = None):
     builder.add_edge("respond_direct", "finish")
     builder.add_conditional_edges("analyze", after_analyze)
     builder.add_edge("clarify", "analyze")
-    builder.add_edge("retrieve", "generate")
-    builder.add_edge("generate", "finish")
+    builder.add_edge("retrieve", "grade_documents")
+    builder.add_conditional_edges("grade_documents", after_grading)
+    builder.add_edge("generate", "reflect")
+    builder.add_conditional_edges("reflect", after_reflect)
     builder.add_edge("finish", END)
     return builder.compile(checkpointer=checkpointer, name="queryweave")
 

@@ -43,6 +43,7 @@ class OutputState(TypedDict, total=False):
     answer: str
     citations: list[dict[str, Any]]
     confidence: float
+    low_confidence: bool
     resolved_query: str
     needs_retrieval: bool
     intent: str

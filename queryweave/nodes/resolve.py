@@ -21,7 +21,7 @@ TURN_RESET: dict[str, Any] = {
     "queries": [], "sub_questions": [], "filters": None, "filter_notes": [], "candidates": [], "documents": [],
     "sql": "", "cypher": "", "rows": [], "verdicts": [], "citations": [], "answer": "", "attempt": 0,
     "reflection": {}, "grade": {}, "route": "", "strategy": "", "ambiguity": {},
-    "needs_retrieval": True, "intent": "", "k": 0, "confidence": 0.0,
+    "needs_retrieval": True, "intent": "", "k": 0, "confidence": 0.0, "low_confidence": False,
 }
 
 

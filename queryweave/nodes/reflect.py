@@ -1,0 +1,77 @@
+"""`reflect`: is the answer grounded in its citations and does it address the question?
+
+Claims of the answer are graded against the cited passages (`queryweave.tools.grounding`: an LLM
+grader when a model is configured, else the offline one). A failed check sends the graph back to
+rewrite/retrieve with a different plan (wider k, no filter, expansion) until `max_attempts` is
+reached; then the best attempt is returned, flagged low confidence. Every attempt is kept in
+`attempts` so Studio shows the loop. Citations are marked `verified` when a claim they back is
+supported by their text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from queryweave.graph.context import context_of
+from queryweave.models import get_chat_model
+from queryweave.nodes.common import knowledge_base, query_of, timed
+from queryweave.nodes.generate import embedder
+from queryweave.tools.grounding import groundedness
+from queryweave.tools.relevance import answer_relevance
+
+_MARK = re.compile(r"\s*\[\d{1,2}\]")
+MIN_RELEVANCE = 0.35
+
+
+def combined_confidence(generation: float, grounded: float, relevance: float) -> float:
+    """Confidence from the generator's own score, the grader's score and the relevance."""
+    return round(0.35 * generation + 0.4 * grounded + 0.25 * relevance, 3)
+
+
+@timed("reflect")
+def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Grade the answer, keep the attempt, and decide: accept, retry, or stop at the limit."""
+    ctx = context_of(runtime)
+    question = query_of(state)
+    answer = state.get("answer") or ""
+    citations = [dict(c) for c in state.get("citations") or []]
+    attempt_no = int(state.get("attempt") or 0) + 1
+    if not ctx.feature("reflect"):
+        return {"attempt": attempt_no}
+    sources = [c.get("text", "") for c in citations]
+    clean = _MARK.sub("", answer).strip()
+    llm = get_chat_model(ctx)
+    embed = embedder(ctx)
+    if citations and clean:
+        report = groundedness(clean, sources, embeddings=knowledge_base(ctx).embeddings, llm=llm)
+        verdicts = [{"claim": v.claim, "supported": v.supported, "score": round(v.score, 3),
+                     "source": (citations[v.best_source]["chunk_id"] if v.best_source is not None
+                                and 0 <= v.best_source < len(citations) else None),
+                     "reasons": v.reasons} for v in report.verdicts]
+        backed = {v["source"] for v in verdicts if v["supported"] and v["source"]}
+        for c in citations:
+            c["verified"] = c.get("chunk_id") in backed
+        grounded, g_score, method = report.grounded, report.score, report.method
+    else:
+        verdicts, grounded, g_score, method = [], False, 0.0, "none"
+    relevance = answer_relevance(question, clean, embed) if clean else 0.0
+    confidence = combined_confidence(float(state.get("confidence") or 0.0), g_score, relevance)
+    passed = bool(citations) and grounded and relevance >= MIN_RELEVANCE
+    record = {"attempt": attempt_no, "queries": state.get("queries") or [question], "k": state.get("k"),
+              "filters": state.get("filters"), "answer": answer, "citations": citations,
+              "grounded": grounded, "groundedness": g_score, "relevance": round(relevance, 3),
+              "confidence": confidence, "passed": passed, "grader": method}
+    out: dict[str, Any] = {"attempt": attempt_no, "attempts": [record], "verdicts": verdicts,
+                           "citations": citations, "confidence": confidence}
+    if passed:
+        return out | {"reflection": {"action": "accept", "reason": "grounded and relevant"}}
+    if attempt_no < max(1, ctx.max_attempts):
+        reason = "no supporting citations" if not citations else (
+            "unsupported claims" if not grounded else "answer does not address the question")
+        k = min(ctx.k_max, max(int(state.get("k") or 5) * 2, 4))
+        return out | {"reflection": {"action": "retry", "reason": reason}, "k": k, "filters": None}
+    best = max([*(state.get("attempts") or []), record], key=lambda a: a["confidence"])
+    return out | {"reflection": {"action": "stop", "reason": "attempt limit reached; best attempt returned"},
+                  "answer": best["answer"], "citations": best["citations"],
+                  "confidence": round(min(best["confidence"], 0.4), 3), "low_confidence": True}

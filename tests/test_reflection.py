@@ -1,0 +1,60 @@
+"""Reflection loop: grounded answers pass, a planted unsupported claim is caught, the loop is bounded."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from queryweave.graph.builder import graph
+from queryweave.testing import ScriptedChatModel
+from queryweave.tools.relevance import answer_relevance, documents_sufficiency
+
+
+def _fake_llm(monkeypatch, responses):
+    fake = ScriptedChatModel(responses=responses)
+    monkeypatch.setattr("queryweave.nodes.generate.get_chat_model", lambda c: fake)
+    monkeypatch.setattr("queryweave.nodes.reflect.get_chat_model", lambda c: None)  # offline grader
+    monkeypatch.setattr("queryweave.nodes.generate.resolve_backend", lambda c: "openai")
+    return fake
+
+
+def test_extractive_answer_passes_reflection_first_time(ctx):
+    out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)
+    assert len(out["attempts"]) == 1 and out["attempts"][0]["passed"] is True
+    assert out["verdicts"] and all(v["supported"] for v in out["verdicts"])
+    assert out["citations"][0]["verified"] is True
+
+
+def test_planted_unsupported_claim_is_caught_and_loop_is_bounded(ctx, monkeypatch):
+    lie = "The default value of max_connections is 7345 connections, set by Oracle in 1962 [1]."
+    _fake_llm(monkeypatch, [lie])
+    out = graph.invoke({"question": "What is the default value of max_connections?"},
+                       context=replace(ctx, max_attempts=3))
+    assert len(out["attempts"]) == 3  # stopped at the limit, not forever
+    assert all(not a["passed"] for a in out["attempts"])
+    assert any(not v["supported"] for v in out["verdicts"])
+    assert out["confidence"] <= 0.4
+
+
+def test_second_attempt_can_recover(ctx, monkeypatch):
+    lie = "The default value of max_connections is 7345 connections, set by Oracle in 1962 [1]."
+    truth = "The max_connections setting has a default value of 100 connections [1]."
+    _fake_llm(monkeypatch, [lie, truth])
+    out = graph.invoke({"question": "What is the default value of max_connections?"},
+                       context=replace(ctx, max_attempts=3))
+    assert [a["passed"] for a in out["attempts"]] == [False, True]
+    assert "100" in out["answer"] and out["attempts"][1]["k"] >= out["attempts"][0]["k"]
+
+
+def test_reflection_switch_off(ctx):
+    out = graph.invoke({"question": "What is the default value of max_connections?"},
+                       context=replace(ctx, features="reflect=off"))
+    assert out["attempts"] == []
+
+
+def test_relevance_and_sufficiency_rules():
+    q = "What does statement_timeout do in PostgreSQL?"
+    assert answer_relevance(q, "statement_timeout aborts statements in PostgreSQL that run too long.") > \
+        answer_relevance(q, "Bread needs yeast and flour.")
+    good = [{"text": "PostgreSQL statement_timeout aborts any statement that runs too long."}]
+    bad = [{"text": "Kotlin coroutines are light-weight threads."}]
+    assert documents_sufficiency(q, good).enough and not documents_sufficiency(q, bad).enough
