@@ -188,3 +188,21 @@ def test_queryweave_serve_command_starts_the_app(kb_dir, tmp_path):
     finally:
         output = stop(proc)
     assert f"on http://127.0.0.1:{port}/" in output
+
+
+def test_llm_text_streams_as_token_events(server, monkeypatch):
+    from queryweave.testing import ScriptedChatModel
+
+    fake = ScriptedChatModel(responses=["The default is 100 connections [1]."])
+    monkeypatch.setattr("queryweave.nodes.generate.get_chat_model", lambda c: fake)
+    monkeypatch.setattr("queryweave.nodes.generate.resolve_backend", lambda c: "openai")
+    events = events_of(server[0], {"question": PG_QUESTION})
+    tokens = [e for k, e in events if k == "token"]
+    assert tokens and all(e["node"] == "generate" and e["id"] for e in tokens)
+    by_message: dict[str, str] = {}
+    for e in tokens:  # one message per generate attempt (reflection may retry)
+        by_message[e["id"]] = by_message.get(e["id"], "") + e["text"]
+    assert set(by_message.values()) == {"The default is 100 connections [1]."}
+    final = events[-1][1]
+    assert events[-1][0] == "answer" and final["answer"] == "The default is 100 connections [1]."
+    assert final["citations"][0]["n"] == 1 and final["citations"][0]["source"].endswith("postgres-pool.md")

@@ -3,7 +3,7 @@
 `stream_events` runs the graph with `stream_mode=["tasks", "messages", "custom"]` and yields:
 `start` (thread id), `step` (a node started: `status="running"`; finished: `status="done"` with its
 wall time and a few facts it decided — intent, route, k…), `token` (LLM text of `generate`, when a
-model streams), `note` (what a node wrote with LangGraph's stream writer), then exactly one of
+model is used; `id` names the message, a new id is a new attempt after reflection), `note` (what a node wrote with LangGraph's stream writer), then exactly one of
 `clarify` (the graph paused: question and options), `answer` (the final output) or `error`.
 """
 
@@ -108,7 +108,8 @@ def stream_events(graph: Any, ctx: Context, payload: Any, thread_id: str) -> Ite
                 message, meta = chunk
                 text = getattr(message, "content", "")
                 if isinstance(text, str) and text and meta.get("langgraph_node") in TOKEN_NODES:
-                    yield {"event": "token", "node": meta.get("langgraph_node"), "text": text}
+                    yield {"event": "token", "node": meta.get("langgraph_node"), "text": text,
+                           "id": getattr(message, "id", None) or meta.get("checkpoint_ns")}
             elif mode == "custom":
                 yield {"event": "note", "data": jsonable(chunk)}
     except Exception as exc:  # a node failed: report it, do not kill the stream mid-way

@@ -5,7 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const state = { threadId: null, image: null, imageName: "", suggestions: [], active: -1, citations: [],
-                 suggestTimer: null, suggestSeq: 0, busy: false };
+                 suggestTimer: null, suggestSeq: 0, busy: false, tokenId: null };
 
 // ---------------------------------------------------------------- helpers
 function escapeHtml(text) {
@@ -104,6 +104,7 @@ document.addEventListener("paste", (ev) => {
 
 // ---------------------------------------------------------------- progress
 function resetResult() {
+  state.tokenId = null;
   $("steps").innerHTML = "";
   $("progress").hidden = false;
   $("result").hidden = true;
@@ -136,6 +137,10 @@ function onStep(ev) {
 function onToken(ev) {
   $("result").hidden = false;
   $("answer").classList.add("streaming");
+  if (ev.id !== state.tokenId) {  // a new message: a new attempt replaces the previous draft
+    state.tokenId = ev.id;
+    $("answer").textContent = "";
+  }
   $("answer").textContent += ev.text;
 }
 
