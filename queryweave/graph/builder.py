@@ -21,6 +21,9 @@ from queryweave.nodes.reflect import reflect
 from queryweave.nodes.resolve import begin, resolve
 from queryweave.nodes.respond_direct import respond_direct
 from queryweave.nodes.retrieve import retrieve
+from queryweave.nodes.route import route
+from queryweave.nodes.self_query import self_query
+from queryweave.nodes.structured import text_to_cypher, text_to_sql
 
 
 def after_necessity(state: State) -> Literal["analyze", "respond_direct"]:
@@ -28,9 +31,15 @@ def after_necessity(state: State) -> Literal["analyze", "respond_direct"]:
     return "analyze" if state.get("needs_retrieval", True) else "respond_direct"
 
 
-def after_analyze(state: State) -> Literal["clarify", "retrieve"]:
-    """Ambiguous -> ask the user; otherwise retrieve."""
-    return "clarify" if (state.get("ambiguity") or {}).get("ambiguous") else "retrieve"
+def after_analyze(state: State) -> Literal["clarify", "route"]:
+    """Ambiguous -> ask the user; otherwise route."""
+    return "clarify" if (state.get("ambiguity") or {}).get("ambiguous") else "route"
+
+
+def after_route(state: State) -> Literal["retrieve", "self_query", "text_to_sql", "text_to_cypher"]:
+    """The node of the chosen route (the summary layer is searched by `retrieve` for now)."""
+    return {"self_query": "self_query", "sql": "text_to_sql", "cypher": "text_to_cypher"}.get(
+        state.get("route") or "vector", "retrieve")
 
 
 def after_grading(state: State) -> Literal["generate", "retrieve"]:
@@ -49,6 +58,8 @@ def build_graph(checkpointer: Any = None):
     builder = StateGraph(State, context_schema=Context, input_schema=InputState, output_schema=OutputState)
     for name, node in [("begin", begin), ("ocr", ocr), ("resolve", resolve), ("necessity", necessity),
                        ("respond_direct", respond_direct), ("analyze", analyze), ("clarify", clarify),
+                       ("route", route), ("self_query", self_query), ("text_to_sql", text_to_sql),
+                       ("text_to_cypher", text_to_cypher),
                        ("retrieve", retrieve), ("grade_documents", grade_documents), ("generate", generate),
                        ("reflect", reflect), ("finish", finish)]:
         builder.add_node(name, node)
@@ -60,6 +71,10 @@ def build_graph(checkpointer: Any = None):
     builder.add_edge("respond_direct", "finish")
     builder.add_conditional_edges("analyze", after_analyze)
     builder.add_edge("clarify", "analyze")
+    builder.add_conditional_edges("route", after_route)
+    builder.add_edge("self_query", "retrieve")
+    builder.add_edge("text_to_sql", "finish")
+    builder.add_edge("text_to_cypher", "finish")
     builder.add_edge("retrieve", "grade_documents")
     builder.add_conditional_edges("grade_documents", after_grading)
     builder.add_edge("generate", "reflect")

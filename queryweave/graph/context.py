@@ -104,7 +104,12 @@ class Context:
     )
     neo4j_url: str = field(
         default_factory=lambda: _env("NEO4J_URL", ""),
-        metadata={"description": "bolt:// URL of a Neo4j server; empty = embedded graph engine."},
+        metadata={"description": "bolt:// URL of a Neo4j server for Text-to-Cypher (user/password from "
+                  "QUERYWEAVE_NEO4J_USER / QUERYWEAVE_NEO4J_PASSWORD)."},
+    )
+    kuzu_path: str = field(
+        default_factory=lambda: _env("KUZU_PATH", ""),
+        metadata={"description": "Path of an embedded Kuzu graph database for Text-to-Cypher (when no Neo4j URL)."},
     )
     checkpoint_url: str = field(
         default_factory=lambda: _env("CHECKPOINT_URL", ""),
@@ -114,6 +119,11 @@ class Context:
         default_factory=lambda: _env("FEATURES", ""),
         metadata={"description": "Comma list of feature switches, e.g. 'coref=off,clarify=off,hyde=on'."},
     )
+
+    @property
+    def graph_url(self) -> str:
+        """The Text-to-Cypher graph: the Neo4j URL, else the embedded Kuzu path, else ''."""
+        return self.neo4j_url or self.kuzu_path
 
     def feature(self, name: str, default: bool = True) -> bool:
         """Whether the named feature is switched on (`features` string, then `QUERYWEAVE_<NAME>` env)."""

@@ -49,6 +49,7 @@ class OutputState(TypedDict, total=False):
     intent: str
     strategy: str
     route: str
+    route_reason: str
     k: int
     clarification: dict[str, Any] | None
     sql: str

@@ -1,7 +1,7 @@
 """`grade_documents`: are the retrieved passages enough to answer? (the seeds' dynamic stopping)
 
 Enough -> generate. Not enough and a widening is left -> go back through rewrite/retrieve with a wider
-k, no metadata filter and query expansion switched on. Offline the grade is term coverage; across
+k and query expansion switched on (a metadata filter the user asked for stays). Offline the grade is term coverage; across
 languages (a Chinese question over English passages) lexical coverage says nothing, so it is skipped.
 """
 
@@ -34,5 +34,6 @@ def grade_documents(state: dict[str, Any], runtime: Any = None) -> dict[str, Any
     if suff.enough or widenings >= MAX_WIDENINGS:
         return {"grade": grade}
     k = min(ctx.k_max, max(int(state.get("k") or 5) * 2, 4))
-    return {"grade": grade | {"widen": True, "widenings": widenings + 1}, "k": k, "filters": None,
+    # A user's filter stays: widening means more candidates and expansion, not other documents.
+    return {"grade": grade | {"widen": True, "widenings": widenings + 1}, "k": k,
             "reflection": {"action": "widen", "reason": suff.reason}}

@@ -70,7 +70,10 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         reason = "no supporting citations" if not citations else (
             "unsupported claims" if not grounded else "answer does not address the question")
         k = min(ctx.k_max, max(int(state.get("k") or 5) * 2, 4))
-        return out | {"reflection": {"action": "retry", "reason": reason}, "k": k, "filters": None}
+        # Drop a metadata filter only when it starved retrieval (fewer passages than asked for).
+        starved = len(state.get("documents") or []) < int(state.get("k") or 1)
+        filters = None if starved else state.get("filters")
+        return out | {"reflection": {"action": "retry", "reason": reason}, "k": k, "filters": filters}
     best = max([*(state.get("attempts") or []), record], key=lambda a: a["confidence"])
     return out | {"reflection": {"action": "stop", "reason": "attempt limit reached; best attempt returned"},
                   "answer": best["answer"], "citations": best["citations"],

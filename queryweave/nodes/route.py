@@ -1,0 +1,96 @@
+"""`route`: which source answers — vector | self_query | sql | cypher | summary.
+
+Rules first: registered sources only (a SQL URL, a graph URL/path; SQL and Cypher also need an LLM
+to write the query), scored by how many of the question's terms name their tables, columns, labels
+or properties, plus data-question cues ("how many", "平均", "列出"); macro questions go to the
+summary layer; an extractable metadata filter (years, tags, authors) or a constraint carried from
+earlier turns goes to self-query; everything else to vector search. The LLM decides when two
+structured sources tie.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from queryweave.graph.context import context_of
+from queryweave.models import call_structured, get_chat_model
+from queryweave.nodes.common import query_of, timed
+from queryweave.prompts import pick
+from queryweave.prompts.route import SOURCES, SYSTEM
+from queryweave.tools.sources import graph_vocabulary, sql_vocabulary
+from queryweave.tools.text import tokenize
+
+Route = Literal["vector", "self_query", "sql", "cypher", "summary"]
+_DATA_CUE = re.compile(r"how many|number of|count|average|avg|total|sum of|maximum|minimum|highest|lowest|"
+                       r"list (?:all|the)|which .* (?:has|have) the most|多少个|几个|数量|平均|总和|总共|最高|最低|"
+                       r"最大|最小|列出|统计|排名", re.I)
+
+
+class RouteDecision(BaseModel):
+    """LLM output for routing."""
+
+    route: Route = Field(description="vector, self_query, sql, cypher or summary")
+
+
+def _overlap(question: str, vocab: frozenset[str]) -> float:
+    q = set(tokenize(question))
+    return len(q & vocab) / len(q) if q else 0.0
+
+
+def _is_macro(question: str) -> bool:
+    try:
+        from queryweave.tools.summaries import is_macro_question
+    except ImportError:
+        return False
+    return is_macro_question(question)
+
+
+def _has_filter(state: dict[str, Any]) -> bool:
+    c = state.get("constraints") or {}
+    if c.get("year_from") or c.get("year_to") or c.get("include") or c.get("exclude"):
+        return True
+    from queryweave.tools.self_query import DEFAULT_SCHEMA, conditions, extract
+
+    return bool(conditions(extract(query_of(state), DEFAULT_SCHEMA).structured_query))
+
+
+def structured_scores(ctx: Any, question: str, has_llm: bool) -> dict[str, float]:
+    """Scores of the registered structured sources (empty without an LLM to write queries)."""
+    scores: dict[str, float] = {}
+    if not has_llm:
+        return scores
+    cue = 0.3 if _DATA_CUE.search(question) else 0.0
+    if ctx.sql_url:
+        scores["sql"] = _overlap(question, sql_vocabulary(ctx.sql_url)) + cue
+    if ctx.graph_url:
+        scores["cypher"] = _overlap(question, graph_vocabulary(ctx.graph_url)) + cue
+    return scores
+
+
+@timed("route")
+def route(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Pick the route (and say why)."""
+    ctx = context_of(runtime)
+    question = query_of(state)
+    llm = get_chat_model(ctx)
+    scores = {k: v for k, v in structured_scores(ctx, question, llm is not None).items() if v >= 0.5}
+    if scores:
+        ranked = sorted(scores, key=lambda k: -scores[k])
+        choice = ranked[0]
+        if len(ranked) > 1 and scores[ranked[0]] - scores[ranked[1]] < 0.15:
+            listing = "\n".join(SOURCES[r].format(detail="") for r in ["vector", *ranked])
+            res = call_structured(llm, RouteDecision, [SystemMessage(pick(SYSTEM, state.get("language", "en"))
+                                                                     .format(sources=listing)),
+                                                       HumanMessage(question)])
+            if res.value is not None:
+                choice = res.value.route
+        return {"route": choice, "route_reason": f"schema terms in the question ({scores})"}
+    if ctx.feature("summaries") and _is_macro(question):
+        return {"route": "summary", "route_reason": "a macro question about the whole knowledge base"}
+    if ctx.feature("self_query") and _has_filter(state):
+        return {"route": "self_query", "route_reason": "a metadata filter in the question or the conversation"}
+    return {"route": "vector", "route_reason": "plain hybrid search"}

@@ -1,0 +1,76 @@
+"""`self_query`: a validated metadata filter from the question and the conversation's constraints.
+
+Rules (years, ranges, tags, content types, authors; zh + en) or, when they are unsure and a model is
+configured, LangChain's query constructor produce a `StructuredQuery`; constraints carried from
+earlier turns ("只看 2023 年的", "only Kotlin") are added; unknown fields/values are dropped with a
+note; the Chroma `where` is relaxed step by step while it matches nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.structured_query import Comparator, Comparison, Operation, Operator, StructuredQuery
+
+from queryweave.graph.context import context_of
+from queryweave.models import get_chat_model
+from queryweave.nodes.common import knowledge_base, query_of, timed
+from queryweave.tools.self_query import DEFAULT_SCHEMA, conditions, extract, relaxations, to_chroma, validate
+
+
+def _vocabulary(kb: Any) -> dict[str, list[str]]:
+    tags: dict[str, None] = {}
+    authors: dict[str, None] = {}
+    for doc in kb.catalog.documents():
+        meta = doc["metadata"]
+        for t in meta.get("tags") or []:
+            tags[str(t)] = None
+        if meta.get("author"):
+            authors[str(meta["author"])] = None
+    return {"tags": list(tags), "author": list(authors)}
+
+
+def with_constraints(sq: StructuredQuery, constraints: dict[str, Any], tags: list[str]) -> StructuredQuery:
+    """Add carried-over constraints (years, included tags) to a structured query."""
+    conds = list(conditions(sq))
+    have = {c.attribute for c in conds}
+    extra: list[Comparison] = []
+    if "year" not in have:
+        if constraints.get("year_from"):
+            extra.append(Comparison(comparator=Comparator.GTE, attribute="year", value=int(constraints["year_from"])))
+        if constraints.get("year_to"):
+            extra.append(Comparison(comparator=Comparator.LTE, attribute="year", value=int(constraints["year_to"])))
+    known = {t.lower(): t for t in tags}
+    query = sq.query
+    for term in constraints.get("include") or []:
+        if term.lower() in known and "tags" not in have:
+            extra.append(Comparison(comparator=Comparator.CONTAIN, attribute="tags", value=known[term.lower()]))
+        elif term.lower() not in query.lower():
+            query = f"{query} {term}".strip()
+    all_conds = conds + extra
+    if not all_conds:
+        return StructuredQuery(query=query, filter=None, limit=sq.limit)
+    flt = all_conds[0] if len(all_conds) == 1 else Operation(operator=Operator.AND, arguments=all_conds)
+    return StructuredQuery(query=query, filter=flt, limit=sq.limit)
+
+
+@timed("self_query")
+def self_query(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Set `filters` (a Chroma where), `filter_notes`, and the query text without the filter words."""
+    ctx = context_of(runtime)
+    kb = knowledge_base(ctx)
+    question = query_of(state)
+    vocab = _vocabulary(kb)
+    schema = DEFAULT_SCHEMA.with_vocabulary(**vocab)
+    sq_result = extract(question, schema, llm=get_chat_model(ctx))
+    sq, notes = validate(with_constraints(sq_result.structured_query, state.get("constraints") or {},
+                                          vocab["tags"]), schema)
+    notes = [*sq_result.notes, *notes]
+    query, where = to_chroma(sq)
+    for step in relaxations(sq, schema):
+        query, where = to_chroma(step)
+        if not where or kb.dense_search(query or question, 1, where=where):
+            break
+        notes.append(f"no documents match {where}; relaxing the filter")
+    return {"filters": where, "filter_notes": notes, "queries": [query or question],
+            "route_reason": f"self-query ({sq_result.source}): filter {where}"}

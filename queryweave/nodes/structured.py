@@ -1,0 +1,66 @@
+"""`text_to_sql` and `text_to_cypher`: answer from a registered database or graph, read-only.
+
+The tools select the schema, generate with the configured LLM, guard the query (one read-only
+statement), run it under row and time caps and repair it on errors (at most 2 retries). The rows
+become the answer, shown with the query that produced them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from queryweave.graph.context import context_of
+from queryweave.models import get_chat_model, resolve_backend
+from queryweave.nodes.common import language_of, query_of, timed
+from queryweave.tools.sources import open_graph, open_sql, redact
+
+MAX_SHOWN = 20
+FAILED = {"en": "I could not answer this from the {kind} source: {error}",
+          "zh": "无法从{kind}数据源回答这个问题：{error}"}
+
+
+def rows_table(columns: list[str], rows: list[Any]) -> str:
+    """Rows as a small Markdown table (at most MAX_SHOWN rows)."""
+    if not rows:
+        return "(no rows)"
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for row in rows[:MAX_SHOWN]:
+        lines.append("| " + " | ".join(str(v) for v in row) + " |")
+    if len(rows) > MAX_SHOWN:
+        lines.append(f"… {len(rows) - MAX_SHOWN} more rows")
+    return "\n".join(lines)
+
+
+def _finish(kind: str, query: str, columns: list[str], rows: list[Any], error: str | None, source: str,
+            lang: str, backend: str) -> dict[str, Any]:
+    if error:
+        return {"answer": FAILED[lang if lang in FAILED else "en"].format(kind=kind, error=error), "citations": [],
+                "confidence": 0.1, "backend": backend, kind.lower(): query}
+    answer = f"{rows_table(columns, rows)}\n\n```{kind.lower()}\n{query}\n```"
+    return {"answer": answer, "rows": [dict(zip(columns, r, strict=False)) for r in rows[:100]],
+            "citations": [{"chunk_id": kind.lower(), "source": source, "title": f"{kind} query", "text": query}],
+            "confidence": 0.85 if rows else 0.5, "backend": backend, kind.lower(): query}
+
+
+@timed("text_to_sql")
+def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Question -> guarded SQL -> rows."""
+    from queryweave.tools.sql.text_to_sql import TextToSQL
+
+    ctx = context_of(runtime)
+    ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx)).ask(query_of(state))
+    return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), language_of(state, ctx),
+                   resolve_backend(ctx))
+
+
+@timed("text_to_cypher")
+def text_to_cypher(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Question -> guarded Cypher -> rows."""
+    from queryweave.tools.cypher.text_to_cypher import TextToCypher
+
+    ctx = context_of(runtime)
+    ans = TextToCypher(open_graph(ctx.graph_url), get_chat_model(ctx)).ask(query_of(state))
+    columns = list(ans.rows[0]) if ans.rows else []
+    rows = [tuple(r.values()) for r in ans.rows]
+    return _finish("Cypher", ans.query, columns, rows, ans.error, redact(ctx.graph_url), language_of(state, ctx),
+                   resolve_backend(ctx))

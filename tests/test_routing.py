@@ -1,0 +1,106 @@
+"""Routing: self-query filters (with relaxation and carried constraints), Text-to-SQL and Text-to-Cypher
+through the graph with real SQLite and Kuzu, read-only even when the model asks for a write."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from queryweave.graph.builder import build_graph, graph
+from queryweave.graph.checkpoint import make_checkpointer
+from queryweave.testing import ScriptedChatModel
+
+
+@pytest.fixture()
+def singers_db(tmp_path: Path) -> Path:
+    path = tmp_path / "music.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript("""
+        CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER);
+        INSERT INTO singer VALUES (1,'Joe Sharp','Netherlands',52),(2,'Timbaland','United States',32),
+                                  (3,'Justin Brown','France',29),(4,'Rose White','France',41);
+    """)
+    conn.commit()
+    conn.close()
+    return path
+
+
+def _llm(monkeypatch, responses):
+    fake = ScriptedChatModel(responses=responses)
+    for mod in ("route", "structured", "self_query"):
+        monkeypatch.setattr(f"queryweave.nodes.{mod}.get_chat_model", lambda c: fake)
+    return fake
+
+
+def test_year_filter_routes_to_self_query(ctx):
+    out = graph.invoke({"question": "Gradle documents from 2022 or later"}, context=replace(ctx, features="clarify=off"))
+    assert out["route"] == "self_query"
+    assert out["citations"] and any(c["source"].endswith("gradle-android.md") for c in out["citations"])
+    assert not any(c["source"].endswith("gradle-java.md") for c in out["citations"])  # 2020: filtered out
+
+
+def test_empty_filter_is_relaxed(ctx):
+    out = graph.invoke({"question": "How are Gradle build variants configured in documents since 2031?"},
+                       context=ctx)
+    assert out["route"] == "self_query"
+    assert out["citations"]  # relaxed until something matched
+
+
+def test_constraint_from_an_earlier_turn_filters_later_turns(ctx):
+    g = build_graph(checkpointer=make_checkpointer(ctx))
+    cfg = {"configurable": {"thread_id": "t-constraints"}}
+    g.invoke({"question": "只看 2023 年以后的"}, cfg, context=ctx)
+    out = g.invoke({"question": "How do I find memory leaks?"}, cfg, context=ctx)
+    assert out["route"] == "self_query"
+    state = g.get_state(cfg).values
+    assert state["filters"] and "2023" in str(state["filters"])
+
+
+def test_plain_question_routes_to_vector(ctx):
+    out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)
+    assert out["route"] == "vector"
+
+
+def test_sql_route_answers_with_rows_and_sql(ctx, singers_db, monkeypatch):
+    _llm(monkeypatch, ["```sql\nSELECT count(*) AS n FROM singer WHERE country = 'France'\n```"])
+    out = graph.invoke({"question": "How many singers are from France?"},
+                       context=replace(ctx, sql_url=str(singers_db), llm="openai"))
+    assert out["route"] == "sql"
+    assert out["rows"] == [{"n": 2}] and "SELECT count(*)" in out["sql"]
+    assert "2" in out["answer"] and out["citations"][0]["text"] == out["sql"]
+
+
+def test_sql_write_from_the_model_is_blocked_and_data_survives(ctx, singers_db, monkeypatch):
+    _llm(monkeypatch, ["```sql\nDROP TABLE singer\n```"])
+    out = graph.invoke({"question": "How many singers are from France?"},
+                       context=replace(ctx, sql_url=str(singers_db), llm="openai"))
+    assert out["route"] == "sql" and out["confidence"] <= 0.1
+    conn = sqlite3.connect(singers_db)
+    assert conn.execute("SELECT count(*) FROM singer").fetchone()[0] == 4
+
+
+def test_without_llm_sql_is_never_chosen(ctx, singers_db):
+    out = graph.invoke({"question": "How many singers are from France?"}, context=replace(ctx, sql_url=str(singers_db)))
+    assert out["route"] != "sql"
+
+
+def test_cypher_route_with_embedded_kuzu(ctx, tmp_path, monkeypatch):
+    from queryweave.tools.cypher.loader import load_script
+
+    script = tmp_path / "g.cypher"
+    script.write_text("CREATE (a:Person {name:'Ada Lovelace', born:1815}), (b:Person {name:'Charles Babbage', born:1791}),"
+                      " (m:Machine {title:'Analytical Engine'}), (a)-[:WROTE_ABOUT]->(m), (b)-[:DESIGNED]->(m)")
+    db = tmp_path / "graph.kuzu"
+    load_script(script, db)
+    _llm(monkeypatch, ["```cypher\nMATCH (p:Person)-[:DESIGNED]->(m:Machine) RETURN p.name AS name\n```"])
+    from queryweave.tools import sources
+
+    sources.open_graph.cache_clear()
+    sources.graph_vocabulary.cache_clear()
+    out = graph.invoke({"question": "Which person designed the machine?"},
+                       context=replace(ctx, kuzu_path=str(db), llm="openai"))
+    assert out["route"] == "cypher"
+    assert out["rows"] == [{"name": "Charles Babbage"}] and "MATCH" in out["cypher"]
