@@ -104,7 +104,8 @@ def main() -> int:
     if args.fit and fitted:
         rows, labels, groups = fitted
         print("\nfit on", FIT_FILE, "(10-fold grouped CV accuracy, no hard veto):")
-        subsets = [FEATURES, ("order",), ("order", "lex"), ("order", "lex", "frag"), (*FEATURES, "order_min")]
+        subsets = [FEATURES, ("copy",), ("order",), ("lex",), ("copy", "lex"), ("order", "lex", "frag"),
+                   (*FEATURES, "frag", "novel2", "copy_min")]
         if embeddings is not None:
             subsets.append((*FEATURES, "emb"))
         for feats in subsets:

@@ -83,3 +83,15 @@ def test_cli_json_output(tmp_path, capsys):
 def test_cli_missing_file_is_a_clean_error(tmp_path, capsys):
     assert main(["eval", "hallucination", str(tmp_path / "nope.jsonl")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_lenient_mode_ignores_hard_checks_alone(tmp_path, capsys):
+    # a right summary that names an author the document never mentions (as HaluEval references do)
+    row = {"document": DOC, "right_summary": "Julian Zelizer: The Eiffel Tower was completed in 1889 for the World's Fair in Paris.",
+           "hallucinated_summary": "The tower hosts a famous restaurant run by celebrity chefs."}
+    path = _write(tmp_path / "s.jsonl", [row])
+    assert main(["eval", "hallucination", str(path), "--json"]) == 0
+    strict = json.loads(capsys.readouterr().out)
+    assert main(["eval", "hallucination", str(path), "--json", "--lenient"]) == 0
+    lenient = json.loads(capsys.readouterr().out)
+    assert strict["accuracy"] == 0.5 and lenient["accuracy"] == 1.0

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.claims import (
+from queryweave.tools.claims import split_claims
+from queryweave.tools.facts import (
     entities,
     negations,
     number_values,
     numbers,
-    split_claims,
     unsupported_entities,
     unsupported_numbers,
 )
@@ -182,3 +182,34 @@ def test_llm_grader_chinese_prompt():
     report = groundedness("长城于1987年被列入世界文化遗产名录。", ZH_SOURCES, llm=llm)
     assert report.method == "llm" and report.grounded
     assert "资料" in str(llm.calls[0][0].content)
+
+
+# -- overlap measures and the answer score --------------------------------------------------------
+
+
+def test_copy_support_rewards_long_verbatim_runs():
+    from queryweave.tools.overlap import copy_support, lcs_length, stem_units
+
+    src = stem_units("The Eiffel Tower was completed in 1889 for the World's Fair in Paris.")
+    starts: dict[str, list[int]] = {}
+    for j, u in enumerate(src):
+        starts.setdefault(u, []).append(j)
+    verbatim = copy_support(stem_units("The Eiffel Tower was completed in 1889"), src, starts)
+    shuffled = copy_support(stem_units("In 1889 Paris completed the fair for the tower"), src, starts)
+    assert verbatim == 1.0 and 0.0 < shuffled < 0.6
+    assert copy_support(stem_units("bananas are yellow"), src, starts) == 0.0
+    assert lcs_length(list("abcde"), list("axbyd")) == 3
+
+
+def test_answer_score_orders_verbatim_paraphrase_and_invention():
+    verbatim = groundedness("The Eiffel Tower was completed in 1889 for the World's Fair in Paris.", EN_SOURCES)
+    reordered = groundedness("For the Paris fair of the world, the tower by Eiffel was finished.", EN_SOURCES)
+    invented = groundedness("The tower hosts a famous restaurant run by celebrity chefs.", EN_SOURCES)
+    assert verbatim.score > reordered.score > invented.score
+    assert not invented.grounded
+
+
+def test_empty_answer_and_empty_sources():
+    assert groundedness("", EN_SOURCES).grounded and groundedness("", EN_SOURCES).verdicts == []
+    report = groundedness("The Eiffel Tower was completed in 1889.", [])
+    assert not report.grounded and report.unsupported

@@ -16,8 +16,8 @@ import numpy as np
 
 from queryweave.tools.text import tokenize, words
 
-FEATURES = ("order", "lex", "frag", "novel2")
-SIGNS = {"order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": -1.0, "order_min": 1.0, "emb": 1.0}
+FEATURES = ("copy", "order", "lex")
+SIGNS = {"copy": 1.0, "order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": -1.0, "copy_min": 1.0, "emb": 1.0}
 
 
 def fit_logistic(

@@ -24,14 +24,14 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
-from queryweave.tools.claims import split_claims
+from queryweave.tools.claims import sentences, split_claims
 from queryweave.tools.support import SourceIndex, claim_features
 
 # P(grounded) = sigmoid(BIAS + sum(WEIGHTS[k] * feature[k])), signs constrained so that more support
 # never lowers the score. Fitted by `python bench/bench_hallucination.py --fit` (10-fold grouped CV on
 # halueval_summarization_lenmatched.jsonl; see docs/grounding.md).
-WEIGHTS: dict[str, float] = {"order": 3.2389, "lex": 2.0537, "frag": 7.4119, "novel2": 0.0}
-BIAS = -4.4916
+WEIGHTS: dict[str, float] = {"copy": 12.1025, "order": 2.8251, "lex": 0.0}
+BIAS = -5.9991
 THRESHOLD = 0.5  # answer-level: grounded when score >= THRESHOLD (and no claim fails a hard check)
 CLAIM_THRESHOLD = 0.5  # claim-level
 FEATURE_KEYS = ("lex", "local", "order", "frag", "novel2", "emb", "num_missing", "ent_missing", "neg_mismatch")
@@ -86,13 +86,15 @@ def _sigmoid(x: float) -> float:
 
 
 def aggregate(features: list[dict]) -> dict[str, float]:
-    """Answer-level features from per-claim features: token-weighted means of the support
-    features, the weakest claim's ordered support, and the count of failed hard checks."""
+    """Answer-level features from per-sentence (or per-claim) features: length-weighted means of
+    the support features, the weakest unit's verbatim support, and the number of units failing a
+    hard check (a number or entity the sources lack, a flipped negation)."""
     if not features:
-        return {"order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": 0.0, "order_min": 1.0, "hard": 0.0}
-    weights = np.array([max(1, f["n_tokens"]) for f in features], float)
-    out = {k: float(np.average([f[k] for f in features], weights=weights)) for k in ("order", "lex", "frag", "novel2")}
-    out["order_min"] = float(min(f["order"] for f in features))
+        return {"copy": 1.0, "order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": 0.0, "copy_min": 1.0, "hard": 0.0}
+    weights = np.array([max(1, f["n_units"]) for f in features], float)
+    out = {k: float(np.average([f[k] for f in features], weights=weights))
+           for k in ("copy", "order", "lex", "frag", "novel2")}
+    out["copy_min"] = float(min(f["copy"] for f in features))
     out["hard"] = float(sum(bool(f["missing_numbers"] or f["missing_entities"] or f["neg_mismatch"])
                             for f in features))
     embs = [f["emb"] for f in features if f.get("emb") is not None]
@@ -178,10 +180,13 @@ def groundedness(
     return GroundednessReport(answer, verdicts, round(score, 4), grounded, unsupported, "offline")
 
 
-def answer_features(answer: str, sources: list[str], embeddings=None) -> dict[str, float]:
-    """The `aggregate` features of an answer against its sources (for fitting and benchmarks)."""
-    index = SourceIndex.build(sources, embeddings=embeddings)
-    return aggregate(_grade(split_claims(answer), index, embeddings)[1])
+def answer_features(answer: str, sources: list[str], embeddings=None, index: SourceIndex | None = None) -> dict:
+    """The `aggregate` features of an answer against its sources, over its sentences (the unit the
+    answer-level model was fitted on), plus `hard` counted over its claims."""
+    index = index or SourceIndex.build(sources, embeddings=embeddings)
+    units = sentences(answer) or [answer]
+    vecs = _claim_vectors(units, embeddings)
+    return aggregate([claim_features(u, index, v) for u, v in zip(units, vecs, strict=True)])
 
 
 # -- LLM grader -----------------------------------------------------------------------------------
