@@ -7,6 +7,7 @@ For each file (halueval_qa, halueval_summarization_lenmatched, uhgeval_zh) every
 hallucinated text is judged alone (hallucinated = positive). Columns:
 - `shipped`      the detector as `queryweave eval hallucination` runs it (weights in tools/grounding.py)
 - `no-hard`      the same score without the hard checks (numbers, entities, negation) vetoing
+                 (`--lenient`)
 - `CV refit`     the detector's logistic refitted on this file, 10-fold grouped cross-validation
 - `word-share`   share of the text's words found in the source, threshold fitted by the same CV
 - `length`       length alone, threshold fitted by the same CV
@@ -56,11 +57,6 @@ def _cv_detector(rows, labels, groups, features=FEATURES) -> np.ndarray:
     return grouped_cv(len(rows), groups, fit)
 
 
-def _shipped(row: dict, hard: bool = True) -> int:
-    score = grounding.support_score(row)
-    return int(score < grounding.THRESHOLD or (hard and row["hard"] > 0))
-
-
 def _cell(m: dict) -> str:
     return f"{m['accuracy']:.3f} ({m['precision']:.2f}/{m['recall']:.2f})"
 
@@ -91,8 +87,9 @@ def main() -> int:
         labels = [it.label for it in items]
         groups = [it.record for it in items]
         rows = _features(items, embeddings)
-        shipped = metrics(labels, [_shipped(r) for r in rows])
-        no_hard = metrics(labels, [_shipped(r, hard=False) for r in rows])
+        reports = [grounding.groundedness(it.text, it.sources) for it in items]
+        shipped = metrics(labels, [int(r.hallucinated) for r in reports])
+        no_hard = metrics(labels, [int(r.score < grounding.THRESHOLD) for r in reports])
         cv = metrics(labels, _cv_detector(rows, labels, groups))
         share = metrics(labels, cv_threshold([word_share(it.text, it.sources) for it in items], labels, groups))
         size = metrics(labels, cv_threshold([length(it.text) for it in items], labels, groups))

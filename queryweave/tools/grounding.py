@@ -3,13 +3,13 @@
 Knows nothing of the graph; the reflect node calls `groundedness(answer, sources)`.
 
 Offline (no LLM): the answer is split into claims (`tools.claims.split_claims`); each claim gets
-evidence features against the sources (`tools.support.claim_features`: lexical support anywhere,
-support inside one window of two adjacent sentences, novel word bigrams, embedding similarity) and
-hard checks (a number, a named entity found in no source; a negation flipped against the best
-matching sentence). A small fixed logistic model turns the features into a support score; a claim
-is supported when the score clears `CLAIM_THRESHOLD` and no hard check failed. The answer's score
-is the same model over token-weighted features of all its claims. The weights were fitted with
-grouped cross-validation on HaluEval-style summaries (see docs/grounding.md, bench/).
+support features against the sources (`tools.support.claim_features`: verbatim-fragment support,
+tokens found in order inside one window, tokens found anywhere, …) and hard checks (a number or a
+named entity found in no source, a negation flipped against the best matching sentence). A small
+fixed logistic model turns the features into a support score; a claim is supported when its score
+clears `CLAIM_THRESHOLD` and no hard check failed. The answer's score is the same model over the
+length-weighted features of its sentences. The weights were fitted, sign-constrained, on
+HaluEval-style summaries with grouped cross-validation (docs/grounding.md, bench/).
 
 With an LLM: `grade_claims_llm` asks it for a verdict per claim through `models.structured`;
 when that fails (None) the offline grader answers instead.
@@ -161,10 +161,13 @@ def groundedness(
     claims: list[str] | None = None,
     strict: bool = True,
 ) -> GroundednessReport:
-    """Grade `answer` against `sources`: per-claim verdicts, an overall 0-1 score (P(grounded)),
-    `grounded` (score >= threshold and, when `strict`, no claim with a number, entity or negation
-    the sources contradict or lack) and the unsupported claims. With `llm`, claims are graded by the model and the score is the share
-    supported; when the model fails the offline grader answers (`method` says which)."""
+    """Grade `answer` against `sources`: per-claim verdicts, an overall 0-1 score (P(grounded),
+    from the answer's sentences), `grounded` (score >= threshold and, when `strict`, no claim with
+    a number, entity or negation the sources lack or contradict) and the unsupported claims.
+
+    With `llm`, claims are graded by the model and the score is the share supported; when the
+    model fails the offline grader answers (`method` says which). `embeddings` (optional, any
+    LangChain `Embeddings`) adds the `emb` similarity to each verdict's features, for inspection."""
     claims = split_claims(answer) if claims is None else list(claims)
     verdicts = _llm_verdicts(llm, claims, sources) if llm is not None else None
     if verdicts is not None:
@@ -173,16 +176,16 @@ def groundedness(
         return GroundednessReport(answer, verdicts, round(score, 4), not unsupported, unsupported, "llm")
     index = SourceIndex.build(sources, embeddings=embeddings)
     verdicts, feats = _grade(claims, index, embeddings)
-    agg = aggregate(feats)
-    score = support_score(agg)
+    score = support_score(answer_features(answer, sources, embeddings, index))
+    hard = any(f["missing_numbers"] or f["missing_entities"] or f["neg_mismatch"] for f in feats)
     unsupported = [v.claim for v in verdicts if not v.supported]
-    grounded = score >= threshold and not (strict and agg["hard"] > 0)
+    grounded = score >= threshold and not (strict and hard)
     return GroundednessReport(answer, verdicts, round(score, 4), grounded, unsupported, "offline")
 
 
 def answer_features(answer: str, sources: list[str], embeddings=None, index: SourceIndex | None = None) -> dict:
-    """The `aggregate` features of an answer against its sources, over its sentences (the unit the
-    answer-level model was fitted on), plus `hard` counted over its claims."""
+    """The `aggregate` features of an answer against its sources, over its sentences: the unit the
+    answer-level model was fitted on (clauses are too short to show how much was copied)."""
     index = index or SourceIndex.build(sources, embeddings=embeddings)
     units = sentences(answer) or [answer]
     vecs = _claim_vectors(units, embeddings)
