@@ -46,16 +46,24 @@ def _llm(args: argparse.Namespace):
 
 
 def _progress(args: argparse.Namespace):
-    if args.json or args.quiet:
+    """Per-question progress on stderr; with --items also appends each result to that file as it comes."""
+    show_lines = not (args.json or args.quiet)
+    if not show_lines and not args.items:
         return None
+    if args.items:
+        Path(args.items).write_text("", encoding="utf-8")
     counter = {"n": 0, "ok": 0}
 
     def show(item: dict) -> None:
         counter["n"] += 1
         counter["ok"] += bool(item["correct"])
-        tag = "baseline " if item.get("baseline") else ""
-        print(f"[{counter['n']}] {tag}{item['lang']} {'ok ' if item['correct'] else 'bad'} "
-              f"acc={counter['ok'] / counter['n']:.3f} {item['seconds']}s", file=sys.stderr, flush=True)
+        if args.items:
+            with open(args.items, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(item, ensure_ascii=False, default=str) + "\n")
+        if show_lines:
+            tag = "baseline " if item.get("baseline") else ""
+            print(f"[{counter['n']}] {tag}{item['lang']} {'ok ' if item['correct'] else 'bad'} "
+                  f"acc={counter['ok'] / counter['n']:.3f} {item['seconds']}s", file=sys.stderr, flush=True)
     return show
 
 
