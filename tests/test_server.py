@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -59,7 +60,10 @@ def test_health_page_and_playground(server):
     script = httpx.get(f"{base}/static/app.js")
     assert script.status_code == 200 and "EventSource" not in script.text  # POST + fetch streaming
     assert "http" not in page.text and "http" not in script.text  # offline: no CDN, no external URL
-    assert httpx.get(f"{base}/queryweave/playground/").status_code == 200
+    playground = httpx.get(f"{base}/queryweave/playground/")
+    assets = re.findall(r'(?:src|href)="(/queryweave/playground/assets/[^"]+)"', playground.text)
+    assert playground.status_code == 200 and assets  # bundled with langserve: works offline
+    assert all(httpx.get(base + a).status_code == 200 for a in assets)
     schema = httpx.get(f"{base}/queryweave/input_schema").json()
     assert {"question", "thread_id"} <= set(schema["properties"])
 
