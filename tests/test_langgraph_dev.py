@@ -100,8 +100,6 @@ def test_interrupt_and_resume(client, context):
     assert client.threads.get_state(thread["thread_id"])["interrupts"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="Context's default data_dir calls Path.cwd() eagerly, which langgraph dev's "
-                   "blocking-call detector rejects; fix default_data_dir (lazy cwd), then drop this marker")
 def test_run_with_the_environment_defaults(client):
     thread = client.threads.create()
     out = client.runs.wait(thread["thread_id"], "queryweave", input={"question": "asyncio.gather"})

@@ -39,8 +39,9 @@ def _env_bool(name: str, default: bool) -> bool:
 
 
 def default_data_dir() -> str:
-    """The data dir: `QUERYWEAVE_DATA_DIR`, else `./.queryweave`."""
-    return _env("DATA_DIR", str(Path.cwd() / ".queryweave"))
+    """The data dir: `QUERYWEAVE_DATA_DIR`, else `.queryweave` (relative to the working directory, resolved
+    when used: no filesystem call here, so the dev server's blocking-call detector stays quiet)."""
+    return _env("DATA_DIR", ".queryweave")
 
 
 @dataclass
