@@ -143,3 +143,27 @@ def test_keyboard_suggestion_then_follow_up_in_the_same_thread(browser, base_url
                         and d.find_element(By.ID, "answer").text != first_answer)
     assert browser.find_element(By.ID, "thread-info").text == thread
     assert browser.find_element(By.ID, "q").get_attribute("value") == "What does statement_timeout do?"
+
+
+def test_attached_screenshot_joins_the_question(browser, base_url, tmp_path):
+    from queryweave.tools.ocr import ocr_status
+
+    if ocr_status() is not None:
+        pytest.skip(f"OCR unavailable: {ocr_status()}")
+    from PIL import Image, ImageDraw, ImageFont
+
+    shot = tmp_path / "error.png"
+    img = Image.new("RGB", (900, 120), "white")
+    ImageDraw.Draw(img).text((24, 40), "FATAL: sorry, too many clients already (max_connections)", fill="black",
+                             font=ImageFont.truetype("DejaVuSans.ttf", 26))
+    img.save(shot)
+    open_fresh(browser, base_url)
+    browser.find_element(By.ID, "image").send_keys(str(shot))
+    wait(browser, 10).until(lambda d: d.find_element(By.ID, "image-chip").is_displayed())
+    box = browser.find_element(By.ID, "q")
+    box.send_keys("What is the default of this setting?")
+    browser.find_element(By.ID, "ask").click()
+    assert_cited_answer(browser, "postgres-pool.md")
+    assert "ocr" in [li.get_attribute("data-node") for li in browser.find_elements(By.CSS_SELECTOR, "#steps li.done")]
+    assert "max_connections" in browser.find_element(By.ID, "meta").text.replace(" ", "")
+    assert not browser.find_element(By.ID, "image-chip").is_displayed()  # sent once, then cleared
