@@ -32,6 +32,22 @@ class ServiceError(ValueError):
         self.status = status
 
 
+def clean_text(text: str | None, allow_empty: bool = False) -> str:
+    """A user's text cleaned by `queryweave.tools.validation` when present (else stripped);
+    `ServiceError` (400, or 413 when too long) for an empty or over-long one."""
+    try:
+        from queryweave.tools.validation import InputError, clean_question
+    except ImportError:
+        text = (text or "").strip()
+        if not text and not allow_empty:
+            raise ServiceError("empty question") from None
+        return text
+    try:
+        return clean_question(text, allow_empty=allow_empty)
+    except InputError as exc:
+        raise ServiceError(str(exc), exc.status) from exc
+
+
 def new_thread_id() -> str:
     """A fresh conversation thread id."""
     return uuid.uuid4().hex[:12]
@@ -81,14 +97,17 @@ class QueryService:
             path.write_bytes(data)
         return str(path)
 
-    def _check(self, question: str | None, image: str | None, resume: str | None, thread_id: str | None) -> None:
+    def _clean(self, question: str | None, image: str | None, resume: str | None,
+               thread_id: str | None) -> tuple[str, str | None]:
+        """The cleaned (question, resume); `ServiceError` for what cannot be run."""
         if resume is not None:
             if not thread_id:
                 raise ServiceError("resume needs the thread_id of the paused conversation")
+            resume = clean_text(resume, allow_empty=True)
             if pending_clarification(self.graph, thread_id) is None:
                 raise ServiceError(f"thread {thread_id!r} is not waiting for a clarification", 409)
-        elif not (question or "").strip() and not image:
-            raise ServiceError("empty question")
+            return "", resume
+        return clean_text(question, allow_empty=bool(image)), None
 
     # -- runs ----------------------------------------------------------------------------------
     def ask(self, question: str | None, thread_id: str | None = None, image: str | None = None,
@@ -96,7 +115,7 @@ class QueryService:
         """Answer (or resume) on a thread; returns the API output (`clarification` when it asks)."""
         from queryweave.cli.ask import run_question
 
-        self._check(question, image, resume, thread_id)
+        question, resume = self._clean(question, image, resume, thread_id)
         path = self.save_image(image) if resume is None else None
         result = run_question(self.ctx, question, thread_id or new_thread_id(), resume, path)
         return shape_output(result)
@@ -108,7 +127,7 @@ class QueryService:
     def stream(self, question: str | None, thread_id: str | None = None, image: str | None = None,
                resume: str | None = None) -> Iterator[dict[str, Any]]:
         """Progress events of a run (see `queryweave.server.progress`); validation errors raise first."""
-        self._check(question, image, resume, thread_id)
+        question, resume = self._clean(question, image, resume, thread_id)
         thread_id = thread_id or new_thread_id()
         if resume is not None:
             payload: Any = Command(resume=resume)
