@@ -21,9 +21,22 @@ needs_tesseract = pytest.mark.skipif(ocr_tool.ocr_status() is not None,
                                      reason=f"OCR unavailable here: {ocr_tool.ocr_status()}")
 
 
+LATIN_FONTS = ["DejaVuSans.ttf", "LiberationSans-Regular.ttf", "FreeSans.ttf"]
+
+
+def latin_font(size: int) -> ImageFont.FreeTypeFont:
+    """A TrueType font for rendering test screenshots (skips when the system has none)."""
+    for name in LATIN_FONTS:
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    pytest.skip("no TrueType font to render a screenshot (apt-get install fonts-dejavu-core)")
+
+
 def render(lines: list[str], path: Path, font_path: str | None = None, size: int = 30) -> Path:
     """A white 'screenshot' with black text lines."""
-    font = ImageFont.truetype(font_path or "DejaVuSans.ttf", size)
+    font = ImageFont.truetype(font_path, size) if font_path else latin_font(size)
     img = Image.new("RGB", (900, 60 + 60 * len(lines)), "white")
     draw = ImageDraw.Draw(img)
     for i, line in enumerate(lines):

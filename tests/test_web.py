@@ -150,12 +150,13 @@ def test_attached_screenshot_joins_the_question(browser, base_url, tmp_path):
 
     if ocr_status() is not None:
         pytest.skip(f"OCR unavailable: {ocr_status()}")
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
+    from test_ocr import latin_font
 
     shot = tmp_path / "error.png"
     img = Image.new("RGB", (900, 120), "white")
     ImageDraw.Draw(img).text((24, 40), "FATAL: sorry, too many clients already (max_connections)", fill="black",
-                             font=ImageFont.truetype("DejaVuSans.ttf", 26))
+                             font=latin_font(26))
     img.save(shot)
     open_fresh(browser, base_url)
     browser.find_element(By.ID, "image").send_keys(str(shot))
