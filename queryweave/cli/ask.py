@@ -9,6 +9,7 @@ from typing import Any
 
 from queryweave.cli.main import fail, print_json
 from queryweave.graph.context import Context
+from queryweave.tools.validation import clean_question, to_text
 
 
 def run_question(ctx: Context, question: str | None, thread_id: str | None = None,
@@ -82,11 +83,16 @@ def run(args: argparse.Namespace) -> int:
     """Answer one question."""
     question = args.question
     if question == "-":
-        question = sys.stdin.read()
+        stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: invalid UTF-8 becomes U+FFFD, no crash
+        question = to_text(stdin.read())
     if args.resume is None and not (question and question.strip()) and not args.image:
         return fail("empty question: give the question as an argument (or '-' to read stdin)")
     if args.resume is not None and not args.thread:
         return fail("--resume needs --thread ID (the thread that asked for clarification)")
+    if args.resume is not None:
+        args.resume = clean_question(args.resume)
+    else:  # control characters, invalid UTF-8 (surrogate-escaped argv bytes) and the length limit
+        question = clean_question(question, allow_empty=bool(args.image))
     result = run_question(args.context, question, args.thread, args.resume, args.image)
     out = shape(result)
     print_json(out) if args.json else print_human(out)

@@ -26,6 +26,27 @@ def service_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": str(exc)}, status_code=status)
 
 
+def validation_error(request: Request, exc: Exception) -> JSONResponse:
+    """422 for a request that fails validation, with the echoed input made JSON-safe (a lone surrogate
+    in the body would otherwise break the error response itself and turn a 422 into a 500)."""
+    from fastapi.encoders import jsonable_encoder
+
+    from queryweave.tools.validation import to_text
+
+    def safe(value: Any) -> Any:
+        if isinstance(value, str):
+            return to_text(value)
+        if isinstance(value, dict):
+            return {safe(k): safe(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [safe(v) for v in value]
+        return value
+
+    errors = getattr(exc, "errors", lambda: [str(exc)])()
+    return JSONResponse({"detail": safe(jsonable_encoder(errors, custom_encoder={bytes: lambda b: to_text(b)}))},
+                        status_code=422)
+
+
 @router.get("/health")
 def health(request: Request) -> dict[str, Any]:
     """Liveness plus what is configured (cheap: opens no model)."""

@@ -18,7 +18,7 @@ from langchain_core.runnables.config import run_in_executor
 from pydantic import BaseModel
 
 from queryweave.server.schemas import AskInput, AskOutput
-from queryweave.server.service import QueryService
+from queryweave.server.service import QueryService, ServiceError
 
 _DONE = object()
 
@@ -64,8 +64,14 @@ class QueryWeaveRunnable(Runnable[dict, dict]):
         return self._call_with_config(lambda x: self.service.ask(**_fields(x)), input, config)
 
     def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[dict[str, Any]]:
-        """Progress events, ending with the `answer` or `clarify` event."""
-        yield from self.service.stream(**_fields(input))
+        """Progress events, ending with the `answer` or `clarify` event (or an `error` event with the
+        status a plain request would get, e.g. 400 for an empty question, instead of a 500)."""
+        try:
+            events = self.service.stream(**_fields(input))
+        except ServiceError as exc:
+            yield {"event": "error", "status": exc.status, "message": str(exc)}
+            return
+        yield from events
 
     async def astream(self, input: Any, config: RunnableConfig | None = None,
                       **kwargs: Any) -> AsyncIterator[dict[str, Any]]:

@@ -4,12 +4,32 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-MAX_QUESTION_CHARS = 4000
+from queryweave.tools.validation import MAX_QUESTION_CHARS, clean_question, strip_controls, to_text
 
 
-class AskInput(BaseModel):
+def _clean_text(value: Any) -> Any:
+    """Request text made safe: invalid UTF-8 (lone surrogates) -> U+FFFD, NULs and controls removed."""
+    return strip_controls(to_text(value)) if isinstance(value, str) else value
+
+
+class CleanText(BaseModel):
+    """Cleans every string field before validation (length limits then apply to the clean text), and
+    questions after it (`clean_question`: spaces normalised; empty is left to the service's 400)."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _clean_raw(cls, value: Any) -> Any:
+        return _clean_text(value)
+
+    @field_validator("question", "resume", "choice", mode="after", check_fields=False)
+    @classmethod
+    def _clean_question(cls, value: Any) -> Any:
+        return clean_question(value, MAX_QUESTION_CHARS, allow_empty=True) if isinstance(value, str) else value
+
+
+class AskInput(CleanText):
     """A question for the graph; `thread_id` continues a conversation (a new one is made when empty)."""
 
     question: str = Field("", max_length=MAX_QUESTION_CHARS, description="The question (zh or en).")
@@ -56,14 +76,14 @@ class AskOutput(BaseModel):
     event: str | None = Field(None, description="In a stream: start | step | token | clarify | answer.")
 
 
-class ResumeRequest(BaseModel):
+class ResumeRequest(CleanText):
     """The user's answer to a clarification question."""
 
     thread_id: str = Field(..., min_length=1, max_length=128)
     choice: str = Field(..., max_length=MAX_QUESTION_CHARS)
 
 
-class FeedbackRequest(BaseModel):
+class FeedbackRequest(CleanText):
     """Thumbs up or down on the last answer of a thread."""
 
     thread_id: str = Field(..., min_length=1, max_length=128)
