@@ -10,6 +10,9 @@
 `structured(...)` never raises: on any failure (endpoint down, timeout, HTTP 500, JSON that violates
 the schema) it returns None after bounded retries, and the caller falls back to its rule layer;
 `call_structured(...)` also says why, so nodes can report `degraded: true` with the reason.
+An endpoint that is unreachable (connection refused, timeout, HTTP 5xx, a body that is not JSON)
+after the retries is skipped for `QUERYWEAVE_LLM_COOLDOWN` seconds (30): later steps of the same
+run, and other runs, degrade at once instead of each waiting through their own retries.
 """
 
 from __future__ import annotations
@@ -89,6 +92,35 @@ def get_chat_model(ctx: Context) -> BaseChatModel | None:
     raise ValueError(f"unknown LLM back-end {backend!r}: use auto, openai, llamacpp or rules")
 
 
+_COOLDOWN: dict[int, tuple[float, str]] = {}
+_TRANSPORT_NAMES = {"APIConnectionError", "APITimeoutError", "InternalServerError", "TransportError",
+                    "TimeoutException", "ConnectionError", "TimeoutError", "JSONDecodeError"}
+
+
+def endpoint_fault(exc: BaseException) -> bool:
+    """Whether `exc` says the endpoint itself is unusable (down, slow, 5xx, non-JSON body), as
+    opposed to one bad answer (a reply that violates the schema) that a retry may fix."""
+    names = {c.__name__ for c in type(exc).__mro__}
+    status = getattr(exc, "status_code", None)
+    return bool(names & _TRANSPORT_NAMES) or (isinstance(status, int) and status >= 500)
+
+
+def _cooling(llm: Any) -> str | None:
+    until, reason = _COOLDOWN.get(id(llm), (0.0, ""))
+    if time.monotonic() < until:
+        return f"LLM endpoint unavailable, not retried for {until - time.monotonic():.0f}s more (last error: {reason})"
+    return None
+
+
+def _cool_down(llm: Any, exc: BaseException, error: str) -> None:
+    if endpoint_fault(exc):
+        _COOLDOWN[id(llm)] = (time.monotonic() + float(os.environ.get("QUERYWEAVE_LLM_COOLDOWN", "30")), error)
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    return any("Timeout" in c.__name__ for c in type(exc).__mro__)
+
+
 @dataclass
 class StructuredResult:
     """What a structured call produced: the parsed value, or None with the error that stopped it."""
@@ -103,7 +135,10 @@ def call_structured(
     """Ask `llm` for an instance of `schema` via function calling, with retries and backoff."""
     if llm is None:
         return StructuredResult(None, "no LLM configured")
+    if (cooling := _cooling(llm)) is not None:
+        return StructuredResult(None, cooling)
     error = "unknown error"
+    fault: BaseException | None = None
     for attempt in range(retries + 1):
         try:
             runnable = llm.with_structured_output(schema, method="function_calling")
@@ -114,10 +149,14 @@ def call_structured(
                 return StructuredResult(schema.model_validate(out))
             error = f"model returned {type(out).__name__}, not {schema.__name__}"
         except Exception as exc:  # endpoint down, timeout, 500, schema violation...
-            error = f"{type(exc).__name__}: {str(exc)[:200]}"
+            error, fault = f"{type(exc).__name__}: {str(exc)[:200]}", exc
+            if _is_timeout(exc):  # it already waited the whole timeout: do not wait it again
+                break
         if attempt < retries:
             time.sleep(backoff_s * (2**attempt))
-    log.warning("structured call failed after %d tries: %s", retries + 1, error)
+    if fault is not None:
+        _cool_down(llm, fault, error)
+    log.warning("structured call failed after %d tries: %s", attempt + 1, error)
     return StructuredResult(None, error)
 
 
@@ -130,12 +169,16 @@ def call_text(llm: BaseChatModel | None, messages: Any, retries: int = 2, backof
     """Plain text completion with retries; `.value` is the text or None, `.error` says why."""
     if llm is None:
         return StructuredResult(None, "no LLM configured")
+    if (cooling := _cooling(llm)) is not None:
+        return StructuredResult(None, cooling)
     error = "unknown error"
     for attempt in range(retries + 1):
         try:
             return StructuredResult(str(llm.invoke(messages).content))
         except Exception as exc:
             error = f"{type(exc).__name__}: {str(exc)[:200]}"
-        if attempt < retries:
-            time.sleep(backoff_s * (2**attempt))
+            if _is_timeout(exc) or attempt == retries:
+                _cool_down(llm, exc, error)
+                break
+        time.sleep(backoff_s * (2**attempt))
     return StructuredResult(None, error)

@@ -15,13 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from queryweave.graph.context import Context
-from queryweave.server.routes import router, service_error
+from queryweave.server.routes import router, service_error, validation_error
 from queryweave.server.runnable import QueryWeaveRunnable
 from queryweave.server.service import QueryService, ServiceError
+from queryweave.tools.embeddings import EmbeddingError
 
 STATIC = Path(__file__).parent / "static"
 LANGSERVE_ENDPOINTS = ["invoke", "batch", "stream", "playground", "input_schema", "output_schema",
@@ -39,6 +41,8 @@ def create_app(ctx: Context | None = None) -> FastAPI:
     app.state.service = service
     app.add_exception_handler(ServiceError, service_error)
     app.add_exception_handler(FileNotFoundError, service_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(EmbeddingError, service_error)  # embedding endpoint down: 503, not 500
     add_routes(app, QueryWeaveRunnable(service), path="/queryweave", enabled_endpoints=LANGSERVE_ENDPOINTS)
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

