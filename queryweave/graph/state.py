@@ -61,6 +61,7 @@ class OutputState(TypedDict, total=False):
     degraded_reasons: Annotated[list[str], extend_list]
     timings: Annotated[dict[str, float], merge_dicts]
     backend: str
+    input_notes: list[str]
 
 
 class State(InputState, OutputState, total=False):

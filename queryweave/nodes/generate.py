@@ -19,6 +19,7 @@ from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.prompts import pick
 from queryweave.prompts.generate import NOT_FOUND, SYSTEM
 from queryweave.tools.extractive import extract_answer
+from queryweave.tools.validation import fence_passages
 
 SENTENCES_FOR_INTENT = {"factual": 2, "reasoning": 3, "comprehensive": 5, "fuzzy": 3}
 _MARK = re.compile(r"\[(\d{1,2})\]")
@@ -39,8 +40,7 @@ def retrieval_confidence(docs: list[dict[str, Any]]) -> float:
 
 def answer_with_llm(llm: Any, question: str, docs: list[dict[str, Any]], lang: str) -> tuple[str | None, str | None]:
     """(answer text, error) from the LLM over numbered passages."""
-    context = "\n\n".join(f"[{i}] ({d.get('title') or d.get('source')}) {d.get('text', '')}"
-                          for i, d in enumerate(docs, 1))
+    context = fence_passages(docs)  # passages are quoted data, never instructions
     result = call_text(llm, [SystemMessage(pick(SYSTEM, lang).format(context=context)), HumanMessage(question)])
     return result.value, result.error
 

@@ -17,14 +17,19 @@ from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.prompts import pick
 from queryweave.tools.necessity import NecessityOutput, needs_retrieval
 
+EMPTY = {"en": "Please type a question.", "zh": "请输入一个问题。"}
+
 
 @timed("necessity")
 def necessity(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     """Set `needs_retrieval` (and a direct reply when it is False)."""
     ctx = context_of(runtime)
+    question = query_of(state)
+    if not question and not state.get("image"):
+        return {"needs_retrieval": False, "route": "direct", "intent": "empty",
+                "answer": pick(EMPTY, state.get("language", "en"))}
     if not ctx.feature("necessity"):
         return {"needs_retrieval": True}
-    question = query_of(state)
     decision = needs_retrieval(question, knowledge_base(ctx).vocabulary())
     needs, kind, reply, source = decision.needs, decision.kind, decision.reply, "rules"
     out: dict[str, Any] = {}

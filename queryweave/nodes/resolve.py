@@ -15,6 +15,7 @@ from queryweave.nodes.common import timed
 from queryweave.tools.constraints import accumulate_constraints
 from queryweave.tools.coref import CorefRewrite, resolve_followup, summarize_history
 from queryweave.tools.text import detect_language
+from queryweave.tools.validation import sanitize_question
 
 TURN_RESET: dict[str, Any] = {
     "attempts": None, "degraded_reasons": None, "timings": None, "degraded": False, "clarification": None,
@@ -53,8 +54,10 @@ def _llm_rewrite(ctx: Any, question: str, history: list[tuple[str, str]]) -> tup
 
 
 def begin(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
-    """Open a turn: clear what the previous turn left in the thread's state."""
-    return dict(TURN_RESET) | {"language": detect_language(state.get("question") or "")}
+    """Open a turn: clean the question (never raises) and clear what the previous turn left."""
+    cleaned = sanitize_question(state.get("question") or "")
+    return dict(TURN_RESET) | {"question": cleaned.text, "input_notes": cleaned.notes,
+                               "language": detect_language(cleaned.text)}
 
 
 @timed("resolve")
