@@ -11,5 +11,14 @@ from queryweave.tools.ingest import Enricher
 
 
 def enrichers(ctx: Any) -> list[Enricher]:
-    """The enrichers switched on for this context (none yet in the foundation)."""
-    return []
+    """The enrichers switched on for this context."""
+    out: list[Enricher] = []
+    if ctx.feature("summaries", True):
+        from queryweave.tools.summaries import summaries_enricher
+
+        out.append(summaries_enricher(ctx))
+    if ctx.feature("entity_graph", True):
+        from queryweave.tools.entity_graph import entity_graph_enricher
+
+        out.append(entity_graph_enricher(ctx))
+    return out
