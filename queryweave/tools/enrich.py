@@ -1,6 +1,7 @@
 """Post-ingest enrichers chosen by configuration: each gets the KB and the sources that changed.
 
 Summaries, the entity graph and Doc2Query register here; the ingest pipeline stays unaware of them.
+Doc2Query (feature `doc2query`, off by default) needs an LLM: there is no offline question generator.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from queryweave.tools.ingest import Enricher
 def enrichers(ctx: Any) -> list[Enricher]:
     """The enrichers switched on for this context."""
     out: list[Enricher] = []
+    if ctx.feature("doc2query", False):
+        from queryweave.tools.doc2query import doc2query_enricher
+
+        out.append(doc2query_enricher(ctx))
     if ctx.feature("summaries", True):
         from queryweave.tools.summaries import summaries_enricher
 
