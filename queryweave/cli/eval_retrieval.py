@@ -1,18 +1,46 @@
-"""`queryweave eval retrieval DIR`: BM25, dense and the pipeline on a BEIR-style folder, one run."""
+"""`queryweave eval retrieval DIR [--ablation]`: BM25, dense and the pipeline on a BEIR-style folder.
+
+`--ablation` adds one row per configuration (hybrid, + each strategy, full, the default pipeline), all
+in one run; with an LLM configured (`--llm openai|llamacpp`) the LLM strategies get rows of their own.
+`--doc2query` first expands the corpus with LLM-generated questions (cached; slow on a small CPU model).
+"""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
-from queryweave.cli.main import print_json
-from queryweave.eval.retrieval import evaluate, format_table
+from queryweave.cli.main import fail, print_json
+from queryweave.eval.retrieval import ablation_searchers, default_searchers, evaluate, format_table
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the metric table (or JSON)."""
-    result = evaluate(args.dir, embedding=args.context.embedding, limit=args.limit,
-                      progress=not args.json)
-    print_json(result) if args.json else print(format_table(result))
+    from queryweave.models import get_chat_model
+    from queryweave.tools.profiles import settings_for_context
+
+    ctx = args.context
+    llm = get_chat_model(ctx) if args.ablation or args.doc2query else None
+    settings = replace(settings_for_context(ctx), pool=args.depth, cache=False)
+    if args.doc2query and llm is None:
+        return fail("--doc2query needs an LLM (--llm openai|llamacpp): there is no offline Doc2Query")
+    ingest_kwargs = {}
+    if args.doc2query:
+        from queryweave.tools.doc2query import doc2query_enricher
+
+        ingest_kwargs["enrichers"] = [doc2query_enricher(ctx)]
+    if args.ablation:
+        def searchers(kb):
+            return ablation_searchers(kb, args.depth, llm=llm, settings=settings, reranker=args.reranker)
+    else:
+        def searchers(kb):
+            return default_searchers(kb, args.depth, settings)
+    result = evaluate(args.dir, embedding=ctx.embedding, limit=args.limit, progress=not args.json,
+                      searchers=searchers, data_dir=args.keep, ingest_kwargs=ingest_kwargs)
+    result["profile"] = ctx.profile
+    result["pipeline"] = settings.strategies()
+    print_json(result) if args.json else print(format_table(result) + f"\npipeline ({ctx.profile}): "
+                                               + ", ".join(settings.strategies()))
     return 0
 
 
@@ -21,5 +49,10 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p = ev.add_parser("retrieval", help="nDCG@10, Recall@10/100 etc. of BM25, dense and the pipeline")
     p.add_argument("dir", help="folder with corpus.jsonl, queries.jsonl, qrels.tsv")
     p.add_argument("--limit", type=int, default=None, help="only the first N queries")
+    p.add_argument("--ablation", action="store_true", help="one row per configuration (hybrid, +each strategy, full)")
+    p.add_argument("--reranker", default="features", help="reranker of the +rerank row: features | cross-encoder:/path")
+    p.add_argument("--doc2query", action="store_true", help="expand the corpus with LLM questions first (slow)")
+    p.add_argument("--depth", type=int, default=100, help="candidates per retriever and ranking depth")
+    p.add_argument("--keep", default=None, metavar="DIR", help="ingest into DIR and keep it (reruns skip ingest)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)

@@ -1,17 +1,26 @@
 """The retrieval pipeline shared by the graph's `retrieve` node and `queryweave eval retrieval`.
 
-Hybrid BM25 + dense per query, fused with reciprocal-rank fusion; several queries (variants,
-sub-questions) are fused again with per-query provenance ("original", "variant 1", ...). The
-weights per intent realise the seeds' strategies: factual is dense-heavy with keyword refinement,
-fuzzy leans on the expanded queries, and so on.
+Each query runs hybrid BM25 + dense (one query embedding, reused), fused with reciprocal-rank
+fusion. On top, per `RetrievalSettings`, further strategies each produce a ranking of their own:
+offline variants (`keywords`, `neighbours`), pseudo-relevance feedback (`PRF`: RM3 on BM25 +
+Rocchio on the embedding), LLM variants (`variant 1..n`), HyDE / Query2Doc (`HyDE`) and
+sub-questions (`sub-question 1..n`). The strategies' rankings are fused again (RRF or weighted
+score fusion) and every candidate keeps per-strategy provenance: `matched_by` has one entry per
+strategy that found it ("original", "variant 2", "HyDE") and one per retriever inside it
+("original:bm25"). An optional reranker reorders the top `rerank_depth`; last, title links add the
+documents named in (or naming) the top candidates (`links`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from queryweave.tools.fusion import Candidate, rrf, weighted_fusion
 from queryweave.tools.kb import KnowledgeBase
+from queryweave.tools.prf import PRFSettings, rm3_terms, rocchio, weighted_bm25
 
 STRATEGY_WEIGHTS: dict[str, dict[str, float]] = {
     "factual": {"dense": 1.0, "bm25": 1.0},
@@ -23,44 +32,264 @@ STRATEGY_WEIGHTS: dict[str, dict[str, float]] = {
 
 @dataclass
 class RetrievalSettings:
-    """How to retrieve: candidate pool per retriever, fusion method and weights."""
+    """How to retrieve: candidate pool per retriever, fusion, and which strategies run."""
 
     pool: int = 100
     fusion: str = "rrf"
     weights: dict[str, float] = field(default_factory=lambda: {"dense": 1.0, "bm25": 1.0})
     rrf_k: int = 60
+    prf: bool = False
+    prf_settings: PRFSettings = field(default_factory=PRFSettings)
+    offline_variants: bool = False
+    llm_variants: int = 0  # number of LLM rephrasings (0 = off); needs `llm`
+    hyde: bool = False  # HyDE / Query2Doc pseudo-document; needs `llm`
+    decompose: bool = False  # retrieve for rule/LLM sub-questions too
+    links: bool = False  # one title-link hop from the top `link_seeds` (multi-hop questions)
+    link_seeds: int = 2
+    link_weight: float = 1.0
+    strategy_weights: dict[str, float] = field(default_factory=dict)  # per strategy label; default 1.0
+    rerank: str = "none"  # features | llm | cross-encoder:/path | none
+    rerank_depth: int = 50
+    llm: Any = None  # the chat model for the LLM strategies (None = offline)
+    cache: bool = False  # use the data dir's result cache (invalidated by ingest)
+
+    def cache_payload(self) -> dict[str, Any]:
+        """What identifies these settings in a result-cache key (the model object excluded)."""
+        out = {k: v for k, v in self.__dict__.items() if k not in {"llm", "cache"}}
+        out["prf_settings"] = dict(self.prf_settings.__dict__)
+        out["llm"] = type(self.llm).__name__ if self.llm is not None else None
+        return out
+
+    def strategies(self) -> list[str]:
+        """Names of the strategies switched on (for logs and the ablation table)."""
+        on = [("prf", self.prf), ("variants", self.offline_variants), ("links", self.links),
+              ("llm-variants", self.llm_variants > 0),
+              ("hyde", self.hyde), ("decompose", self.decompose), (f"rerank:{self.rerank}", self.rerank != "none")]
+        return [name for name, flag in on if flag] or ["hybrid"]
 
 
-def settings_for(intent: str | None, pool: int = 100) -> RetrievalSettings:
-    """Settings for an intent's strategy."""
-    return RetrievalSettings(pool=pool, weights=dict(STRATEGY_WEIGHTS.get(intent or "", {"dense": 1.0, "bm25": 1.0})))
+def settings_for(intent: str | None, pool: int = 100, ctx: Any = None) -> RetrievalSettings:
+    """Settings for an intent's strategy.
+
+    With a `Context`, its profile and feature switches apply to what runs inside `search` (PRF,
+    offline variants, HyDE, the result cache); LLM variants, decomposition and reranking are left to
+    the graph's `rewrite` and `rerank` nodes, so they are off here.
+    """
+    weights = dict(STRATEGY_WEIGHTS.get(intent or "", {"dense": 1.0, "bm25": 1.0}))
+    if ctx is None:
+        return RetrievalSettings(pool=pool, weights=weights)
+    from queryweave.tools.profiles import settings_for_context
+
+    full = settings_for_context(ctx, intent)
+    return replace(full, weights=weights, llm_variants=0, decompose=False, rerank="none",
+                   llm=full.llm if full.hyde else None)
 
 
-def hybrid(kb: KnowledgeBase, query: str, n: int, settings: RetrievalSettings,
-           where: dict | None = None) -> list[Candidate]:
+_QVEC: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
+_QVEC_LOCK = threading.Lock()
+
+
+def query_vector(kb: KnowledgeBase, text: str) -> list[float]:
+    """The query's embedding, memoised per process (the ablation and repeated questions reuse it)."""
+    key = (kb.embedding_name, text)
+    with _QVEC_LOCK:
+        if key in _QVEC:
+            _QVEC.move_to_end(key)
+            return _QVEC[key]
+    vec = list(kb.embeddings.embed_query(text))
+    with _QVEC_LOCK:
+        _QVEC[key] = vec
+        while len(_QVEC) > 4096:
+            _QVEC.popitem(last=False)
+    return vec
+
+
+def _allowed(kb: KnowledgeBase, where: dict | None) -> set[str] | None:
+    if not where:
+        return None
+    return set(kb.vectors.collection.get(where=where, include=[])["ids"])
+
+
+def _fuse(rankings: dict[str, list[tuple[str, float]]], settings: RetrievalSettings,
+          weights: dict[str, float] | None) -> list[Candidate]:
+    if settings.fusion == "rrf":
+        return rrf(rankings, weights, k=settings.rrf_k)
+    return weighted_fusion(rankings, weights)
+
+
+def hybrid(kb: KnowledgeBase, query: str, n: int, settings: RetrievalSettings, where: dict | None = None,
+           vector: list[float] | None = None, allowed: set[str] | None = None) -> list[Candidate]:
     """One query: BM25 and dense, fused."""
-    return kb.hybrid_search(query, n, pool=settings.pool, weights=settings.weights,
-                            method=settings.fusion, where=where)
+    vector = vector if vector is not None else query_vector(kb, query)
+    dense = kb.dense_search(query, settings.pool, where=where, query_vector=vector)
+    sparse = kb.bm25_search(query, settings.pool)
+    if where:
+        allowed = allowed if allowed is not None else _allowed(kb, where)
+        sparse = [(i, s) for i, s in sparse if i in allowed]
+    return _fuse({"bm25": sparse, "dense": dense}, settings, settings.weights)[:n]
+
+
+def _prf(kb: KnowledgeBase, query: str, first: list[Candidate], vector: list[float], settings: RetrievalSettings,
+         where: dict | None, allowed: set[str] | None) -> list[Candidate]:
+    """RM3-expanded BM25 and Rocchio-moved dense search, fed back from the first pass."""
+    fb = [c.id for c in first[: settings.prf_settings.fb_docs]]
+    terms = rm3_terms(kb, query, fb, settings.prf_settings)
+    sparse = weighted_bm25(kb, terms, settings.pool * 3 if where else settings.pool)
+    if allowed is not None:
+        sparse = [(i, s) for i, s in sparse if i in allowed][: settings.pool]
+    moved = rocchio(vector, fb, kb, settings.prf_settings)
+    dense = kb.dense_search(query, settings.pool, where=where, query_vector=moved)
+    return _fuse({"bm25": sparse, "dense": dense}, settings, settings.weights)
+
+
+def strategy_queries(kb: KnowledgeBase, query: str, settings: RetrievalSettings, first: list[Candidate],
+                     sub_questions: list[str] | None = None) -> dict[str, str]:
+    """The extra queries the switched-on strategies ask, by label (the original excluded)."""
+    from queryweave.tools import expansion
+
+    out: dict[str, str] = {}
+    if settings.offline_variants:
+        out.update(expansion.offline_variants(kb, query, [c.id for c in first[:5]]))
+    if settings.llm_variants and settings.llm is not None:
+        for i, v in enumerate(expansion.llm_variants(settings.llm, query, settings.llm_variants), start=1):
+            out[f"variant {i}"] = v
+    if settings.decompose:
+        from queryweave.tools.decompose import decompose
+
+        subs = sub_questions if sub_questions is not None else decompose(query, settings.llm)
+        if len(subs) > 1:
+            out.update({f"sub-question {i}": s for i, s in enumerate(subs, start=1)})
+    return out
+
+
+def pipeline(kb: KnowledgeBase, query: str, k: int, settings: RetrievalSettings | None = None,
+             where: dict | None = None, extra_queries: dict[str, str] | None = None,
+             sub_questions: list[str] | None = None) -> list[Candidate]:
+    """Every switched-on strategy for one question, fused with provenance, then reranked."""
+    settings = settings or RetrievalSettings()
+    allowed = _allowed(kb, where)
+    vector = query_vector(kb, query)
+    first = hybrid(kb, query, settings.pool, settings, where, vector, allowed)
+    per_strategy: dict[str, list[Candidate]] = {"original": first}
+    if settings.prf and first:
+        per_strategy["PRF"] = _prf(kb, query, first, vector, settings, where, allowed)
+    queries = dict(extra_queries or {})
+    queries.update(strategy_queries(kb, query, settings, first, sub_questions))
+    for label, text in queries.items():
+        if text and text.strip() and label not in per_strategy:
+            per_strategy[label] = hybrid(kb, text, settings.pool, settings, where, allowed=allowed)
+    if settings.hyde and settings.llm is not None:
+        from queryweave.tools.expansion import hyde_document, query2doc
+
+        doc = hyde_document(settings.llm, query)
+        if doc:
+            dense = kb.dense_search(doc, settings.pool, where=where, query_vector=kb.embeddings.embed_documents([doc])[0])
+            sparse = [(i, s) for i, s in kb.bm25_search(query2doc(query, doc), settings.pool)
+                      if allowed is None or i in allowed]
+            per_strategy["HyDE"] = _fuse({"bm25": sparse, "dense": dense}, settings, settings.weights)
+    fused = fuse_strategies(per_strategy, settings)
+    if settings.rerank != "none" and fused:
+        fused = rerank_candidates(kb, query, fused, settings, vector)
+    if settings.links and fused:  # after reranking: better seeds, and the hop is not undone by the reranker
+        fused = add_links(kb, fused, settings, vector, allowed)
+    return fused[: max(k, 0)]
+
+
+def fuse_strategies(per_strategy: dict[str, list[Candidate]], settings: RetrievalSettings) -> list[Candidate]:
+    """Fuse the strategies' rankings; `matched_by` gets `label` and `label:retriever` entries."""
+    if len(per_strategy) == 1:
+        (label, cands), = per_strategy.items()
+        return [Candidate(c.id, c.score, {**c.matched_by, label: (r, c.score)}) for r, c in enumerate(cands, 1)]
+    rankings = {label: [(c.id, c.score) for c in cands] for label, cands in per_strategy.items()}
+    fused = _fuse(rankings, settings, {lb: settings.strategy_weights.get(lb.split(" ")[0], 1.0) for lb in rankings})
+    inner = {label: {c.id: c.matched_by for c in cands} for label, cands in per_strategy.items()}
+    for c in fused:
+        for label in list(c.matched_by):
+            for retriever, v in inner[label].get(c.id, {}).items():
+                c.matched_by[f"{label}:{retriever}"] = v
+    return fused
+
+
+def add_links(kb: KnowledgeBase, fused: list[Candidate], settings: RetrievalSettings,
+              vector: list[float] | None = None, allowed: set[str] | None = None) -> list[Candidate]:
+    """Keep the top `link_seeds`; fuse the rest with the chunks title-linked to them (label `links`)."""
+    from queryweave.tools.links import linked_ranking
+
+    m = settings.link_seeds
+    seeds = fused[:m]
+    linked = linked_ranking(kb, [c.id for c in seeds], vector, allowed)
+    if not linked:
+        return fused
+    rest = fused[m:]
+    merged = rrf({"fused": [(c.id, c.score) for c in rest], "links": linked},
+                 {"fused": 1.0, "links": settings.link_weight}, k=settings.rrf_k)
+    by_id = {c.id: c for c in rest}
+    out = list(seeds)
+    for m_c in merged:
+        c = by_id.get(m_c.id) or Candidate(m_c.id, 0.0, {})
+        if "links" in m_c.matched_by:
+            c.matched_by["links"] = m_c.matched_by["links"]
+        out.append(c)
+    return out
+
+
+def rerank_candidates(kb: KnowledgeBase, query: str, fused: list[Candidate], settings: RetrievalSettings,
+                      vector: list[float] | None = None) -> list[Candidate]:
+    """Reorder the top `rerank_depth` candidates with the configured reranker (the rest keep their order)."""
+    from queryweave.tools.rerank import FeatureReranker, get_reranker
+
+    head, tail = fused[: settings.rerank_depth], fused[settings.rerank_depth :]
+    hits = kb.hits(head)
+    docs = [h.as_dict() for h in hits]
+    reranker = get_reranker(settings.rerank, kb=kb, llm=settings.llm)
+    if isinstance(reranker, FeatureReranker):
+        ordered = reranker.rerank(query, docs, query_vector=vector)
+    else:
+        ordered = reranker.rerank(query, docs)
+    by_id = {c.id: c for c in head}
+    out = []
+    for rank, d in enumerate(ordered, start=1):
+        c = by_id[d["chunk_id"]]
+        c.matched_by[f"rerank:{reranker.name}"] = (rank, float(d.get("rerank_score", 0.0)))
+        out.append(c)
+    return out + tail
 
 
 def search(kb: KnowledgeBase, queries: list[str], k: int, settings: RetrievalSettings | None = None,
            where: dict | None = None, labels: list[str] | None = None) -> list[Candidate]:
-    """Retrieve for one or more queries and fuse; the top `k` candidates with provenance."""
+    """Retrieve for one or more queries (the first is the original) and fuse; top `k` with provenance."""
     settings = settings or RetrievalSettings()
     queries = [q for q in queries if q and q.strip()]
     if not queries:
         return []
-    if len(queries) == 1:
+    if settings.cache:
+        return _cached_search(kb, queries, k, settings, where, labels)
+    plain = settings.strategies() == ["hybrid"]
+    if len(queries) == 1 and plain:
         return hybrid(kb, queries[0], max(k, 1), settings, where)[:k]
     labels = labels or ["original"] + [f"variant {i}" for i in range(1, len(queries))]
-    per_query = {}
-    merged_prov: dict[str, dict[str, tuple[int, float]]] = {}
-    for label, q in zip(labels, queries, strict=False):
-        cands = hybrid(kb, q, settings.pool, settings, where)
-        per_query[label] = [(c.id, c.score) for c in cands]
-        for c in cands:
-            merged_prov.setdefault(c.id, {}).update({f"{label}:{s}": v for s, v in c.matched_by.items()})
-    fused = rrf(per_query, k=settings.rrf_k) if settings.fusion == "rrf" else weighted_fusion(per_query)
-    for c in fused:
-        c.matched_by = {**c.matched_by, **merged_prov.get(c.id, {})}
-    return fused[:k]
+    extra = {lb: q for lb, q in zip(labels[1:], queries[1:], strict=False)}
+    return pipeline(kb, queries[0], k, settings, where, extra_queries=extra)
+
+
+def _cached_search(kb: KnowledgeBase, queries: list[str], k: int, settings: RetrievalSettings,
+                   where: dict | None, labels: list[str] | None) -> list[Candidate]:
+    from queryweave.tools.result_cache import cache_key, result_cache
+
+    cache = result_cache(kb.data_dir)
+    key = cache_key({"queries": queries, "k": k, "settings": settings.cache_payload(), "where": where,
+                     "labels": labels, "embedding": kb.embedding_name})
+    version = kb.catalog.get_meta("version") or "0"
+    hit = cache.get(key, version)
+    if hit is not None:
+        return [Candidate(i, score, {m: (int(r), float(v)) for m, (r, v) in prov.items()}) for i, score, prov in hit]
+    out = search(kb, queries, k, replace(settings, cache=False), where, labels)
+    cache.put(key, version, [[c.id, c.score, c.matched_by] for c in out])
+    return out
+
+
+def strategies_of(candidate: Candidate | dict[str, Any]) -> list[str]:
+    """The strategies that found a candidate, e.g. ["original", "variant 2", "HyDE"] ("matched by")."""
+    matched = candidate.matched_by if isinstance(candidate, Candidate) else candidate.get("matched_by") or {}
+    labels = [m for m in matched if ":" not in m and m not in {"bm25", "dense"}]
+    return labels or ["original"]

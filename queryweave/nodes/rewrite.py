@@ -1,0 +1,42 @@
+"""`rewrite`: the question's search queries (LLM variants) and sub-questions, before `retrieve`.
+
+Rules first: a comparison or multi-part question is split by `decompose` (rules; the LLM only when
+the rules see a cue they cannot split). With an LLM and the `multi_query` feature (on in the
+`accurate` profile), 3-5 rephrasings are added. Offline strategies that need the index (PRF,
+keyword/neighbour variants, HyDE) run inside `retrieve` itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from queryweave.graph.context import context_of
+from queryweave.nodes.common import language_of, query_of, timed
+from queryweave.tools.decompose import decompose
+from queryweave.tools.expansion import dedup, llm_variants
+from queryweave.tools.profiles import profile_of, settings_for_context
+
+DECOMPOSE_INTENTS = {"comprehensive", "reasoning"}
+
+
+@timed("rewrite")
+def rewrite(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Return `queries` (the question first) and `sub_questions` (empty when it does not split)."""
+    ctx = context_of(runtime)
+    question = query_of(state)
+    if not question:
+        return {"queries": [], "sub_questions": []}
+    settings = settings_for_context(ctx, state.get("intent"))
+    out: dict[str, Any] = {}
+    queries = [question]
+    if settings.llm_variants and settings.llm is not None:
+        variants = llm_variants(settings.llm, question, settings.llm_variants, language_of(state, ctx))
+        if not variants:
+            out |= {"degraded": True, "degraded_reasons": ["rewrite: LLM variants failed; used the question only"]}
+        queries = dedup(queries + variants)
+    subs: list[str] = []
+    want_split = ctx.feature("decompose", profile_of(ctx).decompose or state.get("intent") in DECOMPOSE_INTENTS)
+    if want_split:
+        parts = decompose(question, settings.llm)
+        subs = parts if len(parts) > 1 else []
+    return out | {"queries": queries, "sub_questions": subs}

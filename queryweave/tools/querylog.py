@@ -1,0 +1,104 @@
+"""The retrieval log: one row per retrieval (strategy, k, latency, result ids, optional user feedback).
+
+(Not to be confused with `query_log.py`, the popular-questions counter behind suggestions.)
+Stored in `retrieval_log.sqlite` in the data dir (WAL, so the graph can log while `queryweave tune` reads).
+Feedback is attached later by query id: +1 (helpful) / -1 (not helpful), optionally naming the result
+ids that were relevant. `queryweave tune` reads it to propose per-intent k and strategy settings.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS queries (
+  id TEXT PRIMARY KEY, ts REAL NOT NULL, query TEXT NOT NULL, intent TEXT, profile TEXT, strategy TEXT NOT NULL,
+  k INTEGER NOT NULL, latency_ms REAL NOT NULL, result_ids TEXT NOT NULL, cached INTEGER NOT NULL DEFAULT 0,
+  feedback INTEGER, relevant_ids TEXT);
+CREATE INDEX IF NOT EXISTS queries_intent ON queries(intent);
+"""
+
+
+@dataclass
+class LogEntry:
+    """One logged retrieval."""
+
+    query: str
+    strategy: str
+    k: int
+    latency_ms: float
+    result_ids: list[str]
+    intent: str | None = None
+    profile: str | None = None
+    cached: bool = False
+    feedback: int | None = None
+    relevant_ids: list[str] = field(default_factory=list)
+    id: str = ""
+    ts: float = 0.0
+
+
+class RetrievalLog:
+    """SQLite retrieval log in a data dir."""
+
+    def __init__(self, data_dir: str | Path) -> None:
+        self.path = Path(data_dir).expanduser() / "retrieval_log.sqlite"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self.conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.executescript(SCHEMA)
+        self.conn.row_factory = sqlite3.Row
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def log(self, entry: LogEntry) -> str:
+        """Record a retrieval; returns its id (for feedback later)."""
+        entry.id = entry.id or uuid.uuid4().hex[:16]
+        entry.ts = entry.ts or time.time()
+        with self._lock, self.conn:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO queries VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (entry.id, entry.ts, entry.query, entry.intent, entry.profile, entry.strategy, int(entry.k),
+                 float(entry.latency_ms), json.dumps(entry.result_ids), int(entry.cached), entry.feedback,
+                 json.dumps(entry.relevant_ids) if entry.relevant_ids else None))
+        return entry.id
+
+    def feedback(self, query_id: str, value: int, relevant_ids: list[str] | None = None) -> bool:
+        """Attach user feedback (+1 / -1, optionally the relevant result ids); False if the id is unknown."""
+        with self._lock, self.conn:
+            cur = self.conn.execute(
+                "UPDATE queries SET feedback=?, relevant_ids=COALESCE(?, relevant_ids) WHERE id=?",
+                (1 if value > 0 else -1, json.dumps(relevant_ids) if relevant_ids else None, query_id))
+        return cur.rowcount > 0
+
+    def entries(self, since: float = 0.0) -> Iterator[LogEntry]:
+        """Every logged retrieval since a timestamp, oldest first."""
+        for r in self.conn.execute("SELECT * FROM queries WHERE ts>=? ORDER BY ts", (since,)):
+            yield LogEntry(query=r["query"], strategy=r["strategy"], k=r["k"], latency_ms=r["latency_ms"],
+                           result_ids=json.loads(r["result_ids"]), intent=r["intent"], profile=r["profile"],
+                           cached=bool(r["cached"]), feedback=r["feedback"],
+                           relevant_ids=json.loads(r["relevant_ids"]) if r["relevant_ids"] else [],
+                           id=r["id"], ts=r["ts"])
+
+    def count(self) -> int:
+        """Number of logged retrievals."""
+        return int(self.conn.execute("SELECT COUNT(*) FROM queries").fetchone()[0])
+
+    def summary(self) -> dict[str, Any]:
+        """Per (intent, strategy): count, mean latency, feedback counts."""
+        rows = self.conn.execute(
+            "SELECT COALESCE(intent,'') AS intent, strategy, COUNT(*) AS n, AVG(latency_ms) AS ms, "
+            "SUM(feedback=1) AS up, SUM(feedback=-1) AS down FROM queries GROUP BY 1, 2 ORDER BY 1, 2")
+        return {f"{r['intent'] or '-'}/{r['strategy']}": {"n": r["n"], "mean_ms": round(r["ms"] or 0, 1),
+                                                          "up": r["up"] or 0, "down": r["down"] or 0}
+                for r in rows}
