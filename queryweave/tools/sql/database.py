@@ -8,6 +8,7 @@ one line per table with column types, keys, foreign keys and a few sample rows.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,18 @@ class TableInfo:
             shown = "; ".join("(" + ", ".join(_short(v) for v in row) + ")" for row in self.samples)
             lines.append(f"  -- rows: {shown}")
         return "\n".join(lines)
+
+
+_SQLITE_DENIED = {sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH, sqlite3.SQLITE_PRAGMA,
+                  sqlite3.SQLITE_CREATE_TEMP_TABLE, sqlite3.SQLITE_CREATE_TEMP_VIEW,
+                  sqlite3.SQLITE_CREATE_TEMP_INDEX, sqlite3.SQLITE_CREATE_TEMP_TRIGGER}
+
+
+def _sqlite_authorizer(action: int, *_: Any) -> int:
+    """SQLite authorizer for `run`. A `mode=ro` file refuses writes to the database itself, but still
+    lets ATTACH create a file, VACUUM INTO copy the database elsewhere (both also need an attach
+    slot, and `run` allows none), PRAGMAs change the connection and TEMP objects be created."""
+    return sqlite3.SQLITE_DENY if action in _SQLITE_DENIED else sqlite3.SQLITE_OK
 
 
 def _short(value: Any, limit: int = 30) -> str:
@@ -128,6 +141,8 @@ class SqlDatabase:
                 if self.is_sqlite:
                     deadline = start + self.timeout_s
                     raw.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 1000)
+                    raw.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+                    raw.set_authorizer(_sqlite_authorizer)
                 elif self.engine.dialect.name == "postgresql":
                     conn.execute(text("SET TRANSACTION READ ONLY"))
                     conn.execute(text(f"SET LOCAL statement_timeout = {int(self.timeout_s * 1000)}"))
@@ -138,6 +153,7 @@ class SqlDatabase:
                 finally:
                     if self.is_sqlite:
                         raw.set_progress_handler(None, 0)
+                        raw.set_authorizer(None)
                     conn.rollback()
         except Exception as exc:
             msg = str(getattr(exc, "orig", None) or exc).splitlines()[0]
