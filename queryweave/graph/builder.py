@@ -24,6 +24,7 @@ from queryweave.nodes.retrieve import retrieve
 from queryweave.nodes.route import route
 from queryweave.nodes.self_query import self_query
 from queryweave.nodes.structured import text_to_cypher, text_to_sql
+from queryweave.nodes.summary_retrieve import summary_retrieve
 
 
 def after_necessity(state: State) -> Literal["analyze", "respond_direct"]:
@@ -36,10 +37,11 @@ def after_analyze(state: State) -> Literal["clarify", "route"]:
     return "clarify" if (state.get("ambiguity") or {}).get("ambiguous") else "route"
 
 
-def after_route(state: State) -> Literal["retrieve", "self_query", "text_to_sql", "text_to_cypher"]:
-    """The node of the chosen route (the summary layer is searched by `retrieve` for now)."""
-    return {"self_query": "self_query", "sql": "text_to_sql", "cypher": "text_to_cypher"}.get(
-        state.get("route") or "vector", "retrieve")
+def after_route(state: State) -> Literal["retrieve", "self_query", "text_to_sql", "text_to_cypher",
+                                         "summary_retrieve"]:
+    """The node of the chosen route."""
+    return {"self_query": "self_query", "sql": "text_to_sql", "cypher": "text_to_cypher",
+            "summary": "summary_retrieve"}.get(state.get("route") or "vector", "retrieve")
 
 
 def after_grading(state: State) -> Literal["generate", "retrieve"]:
@@ -59,7 +61,7 @@ def build_graph(checkpointer: Any = None):
     for name, node in [("begin", begin), ("ocr", ocr), ("resolve", resolve), ("necessity", necessity),
                        ("respond_direct", respond_direct), ("analyze", analyze), ("clarify", clarify),
                        ("route", route), ("self_query", self_query), ("text_to_sql", text_to_sql),
-                       ("text_to_cypher", text_to_cypher),
+                       ("text_to_cypher", text_to_cypher), ("summary_retrieve", summary_retrieve),
                        ("retrieve", retrieve), ("grade_documents", grade_documents), ("generate", generate),
                        ("reflect", reflect), ("finish", finish)]:
         builder.add_node(name, node)
@@ -75,6 +77,7 @@ def build_graph(checkpointer: Any = None):
     builder.add_edge("self_query", "retrieve")
     builder.add_edge("text_to_sql", "finish")
     builder.add_edge("text_to_cypher", "finish")
+    builder.add_edge("summary_retrieve", "generate")
     builder.add_edge("retrieve", "grade_documents")
     builder.add_conditional_edges("grade_documents", after_grading)
     builder.add_edge("generate", "reflect")
