@@ -122,6 +122,28 @@ def test_incremental_update_and_delete_match_a_full_rebuild(graph_kb, tmp_path: 
     assert counts(kb) == incremental
 
 
+def test_a_build_that_crashed_half_way_is_redone(graph_kb, monkeypatch) -> None:
+    from queryweave.tools import entity_graph
+
+    kb, corpus = graph_kb
+    full = counts(kb)
+    real_copy = entity_graph._copy
+
+    def crash(conn, table, data, tmp):
+        if table == "MENTIONS":
+            raise RuntimeError("simulated crash")
+        real_copy(conn, table, data, tmp)
+
+    monkeypatch.setattr(entity_graph, "_copy", crash)
+    with pytest.raises(RuntimeError, match="simulated"):
+        build_entity_graph(kb, ["companies/square.md"])  # chunks written, their mentions not
+    monkeypatch.setattr(entity_graph, "_copy", real_copy)
+    assert counts(kb)["mentions"] < full["mentions"]
+    build_entity_graph(kb, [])  # nothing reported changed: the pending sources are redone anyway
+    assert counts(kb) == full
+    assert chunk_of(kb, "companies/square.md") in {c for c, _, _ in expand(kb, QUESTION)}
+
+
 def test_titles_ingested_later_link_earlier_chunks(tmp_path: Path) -> None:
     first = {"people/temple.md": ("Shirley Temple", "Shirley Temple starred in Kiss and Tell as Corliss Archer.")}
     later = {"films/kiss.md": ("Kiss and Tell (1945 film)", "Kiss and Tell is a 1945 American comedy film.")}

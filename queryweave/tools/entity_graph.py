@@ -8,8 +8,10 @@ and the strength of a relation is the sum over its edges.
 
 `build_entity_graph` is an ingest enricher: it re-extracts the chunks of the changed sources (and of
 any source the graph and the catalog disagree on), bulk-loads them with COPY, and links chunks
-ingested earlier to the titles that just appeared. The read-write connection is held only during
-that step (it locks the file against other processes); queries open the file read-only, per call.
+ingested earlier to the titles that just appeared. The sources being rebuilt are recorded in the
+catalog's meta first and cleared at the end, so a build that crashed half-way is redone. The
+read-write connection is held only during that step (it locks the file against other processes;
+a reader holding it is waited for); queries open the file read-only, per call.
 `expand` walks RELATED from the query's entities; `neighbours` gives the chunks one entity away
 from given chunks (the seeds of graph retrieval); both are in `entity_reader` (`GraphReader`).
 """
@@ -17,6 +19,7 @@ from given chunks (the seeds of graph retrieval); both are in `entity_reader` (`
 from __future__ import annotations
 
 import csv
+import json
 import re
 import tempfile
 import time
@@ -40,6 +43,7 @@ from queryweave.tools.text import cjk_ratio
 __all__ = ["GRAPH_FILE", "META_KEY", "GraphReader", "build_entity_graph", "entity_graph_enricher", "expand",
            "graph_path", "has_graph", "neighbours", "open_graph"]
 _WORDS = re.compile(r"\w+")
+PENDING_KEY = "entity_graph_pending"  # sources being rebuilt; redone by the next build after a crash
 SCHEMA = (
     "CREATE NODE TABLE IF NOT EXISTS Entity(name STRING, label STRING, kind STRING, df INT64, PRIMARY KEY(name))",
     "CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING, source STRING, PRIMARY KEY(id))",
@@ -72,7 +76,9 @@ def build_entity_graph(kb: KnowledgeBase, changed_sources: list[str], llm: Any =
         for stmt in SCHEMA:
             conn.execute(stmt)
         in_graph = {r[0] for r in rows(conn, "MATCH (c:Chunk) RETURN DISTINCT c.source")}
-        todo = sorted(set(changed_sources) | (catalog_sources ^ in_graph))
+        pending = json.loads(kb.catalog.get_meta(PENDING_KEY) or "[]")  # left by a build that did not finish
+        todo = sorted(set(changed_sources) | set(pending) | (catalog_sources ^ in_graph))
+        kb.catalog.set_meta(PENDING_KEY, json.dumps(todo, ensure_ascii=False))
         old_ids = [r[0] for r in rows(conn, "MATCH (c:Chunk) WHERE c.source IN $s RETURN c.id", {"s": todo})]
         touched = {r[0] for r in rows(conn, "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE c.id IN $ids "
                                             "RETURN DISTINCT e.name", {"ids": old_ids})}
@@ -111,6 +117,7 @@ def build_entity_graph(kb: KnowledgeBase, changed_sources: list[str], llm: Any =
         conn.execute("MATCH (e:Entity) WHERE e.df = 0 DETACH DELETE e")
         stats.update(chunks=len(chunk_rows), entities=len(entities), relations=len(related_rows),
                      linked_later=len(later))
+    kb.catalog.set_meta(PENDING_KEY, "[]")
     kb.catalog.set_meta(META_KEY, f"{kb.catalog.get_meta('version') or '0'}:{time.time()}")
     return stats
 

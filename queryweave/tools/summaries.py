@@ -95,26 +95,27 @@ class SummaryStore:
         return {r["id"]: {**dict(r), "sources": json.loads(r["sources"])} for r in self.conn.execute(q, args)}
 
     def put(self, rows: list[dict[str, Any]]) -> None:
-        """Insert or replace summaries, then their vectors."""
+        """Insert or replace summaries: vectors first (idempotent upserts), then the table in one transaction."""
         if not rows:
             return
+        texts = [f"{r['title']}\n{r['text']}" for r in rows]
+        vectors = self.kb.embeddings.embed_documents(texts)
+        self.collection.upsert(ids=[r["id"] for r in rows], embeddings=vectors, documents=texts,
+                               metadatas=[{"level": r["level"]} for r in rows])
         with self.conn:
             self.conn.executemany("INSERT OR REPLACE INTO summaries VALUES (?,?,?,?,?,?,?,?,?)", [
                 (r["id"], r["level"], r["title"], r["text"], r.get("body", r["text"]),
                  json.dumps(r["sources"], ensure_ascii=False), r["fingerprint"], r["method"], time.time())
                 for r in rows])
-        texts = [f"{r['title']}\n{r['text']}" for r in rows]
-        vectors = self.kb.embeddings.embed_documents(texts)
-        self.collection.upsert(ids=[r["id"] for r in rows], embeddings=vectors, documents=texts,
-                               metadatas=[{"level": r["level"]} for r in rows])
 
     def delete(self, ids: list[str]) -> None:
-        """Remove summaries and their vectors."""
-        if not ids:
-            return
+        """Remove summaries (table first), then their vectors and any vector the table does not know."""
         with self.conn:
             self.conn.executemany("DELETE FROM summaries WHERE id=?", [(i,) for i in ids])
-        self.collection.delete(ids=ids)
+        known = {r[0] for r in self.conn.execute("SELECT id FROM summaries")}
+        orphans = sorted(set(ids) | (set(self.collection.get(include=[])["ids"]) - known))
+        if orphans:
+            self.collection.delete(ids=orphans)
 
     def version(self) -> str:
         """Changes whenever summaries were written."""

@@ -3,7 +3,8 @@
 Extractive summaries pick the sentences most central to a text: each sentence is a TF-IDF vector
 over `queryweave.tools.text.tokenize` tokens (jieba words for Chinese, stemmed words otherwise);
 its centrality is its summed cosine similarity to the other sentences (LexRank's degree centrality)
-plus its similarity to the whole text, with a small bonus for coming early. Sentences are then taken
+plus its similarity to the whole text, with a small bonus for coming early (for very long texts,
+the similarity to the whole text alone: the pairwise sum grows with the square of the sentences). Sentences are then taken
 greedily, skipping near-duplicates of those already taken, up to a sentence and character budget,
 and given back in their original order (joined without spaces for Chinese).
 """
@@ -18,6 +19,7 @@ from typing import Any
 from queryweave.tools.text import detect_language, split_sentences, tokenize
 
 _HEADING = re.compile(r"^\s*(#+\s|[-*]\s*$)")
+MAX_PAIRWISE = 300  # above this many sentences, centrality is the similarity to the whole text only
 _BULLET = re.compile(r"^(?:[-*•]|\d+[.)、])\s+")
 
 
@@ -57,8 +59,9 @@ def central_sentences(sentences: list[str], n: int = 3, max_chars: int = 500) ->
     vecs = [_vector(ts, idf) for ts in toks]
     whole = _vector([t for ts in toks for t in ts], idf)
     scores = []
+    pairwise = len(vecs) <= MAX_PAIRWISE
     for i, v in enumerate(vecs):
-        degree = sum(_cos(v, w) for j, w in enumerate(vecs) if j != i) / (len(vecs) - 1)
+        degree = sum(_cos(v, w) for j, w in enumerate(vecs) if j != i) / (len(vecs) - 1) if pairwise else 0.0
         scores.append(degree + _cos(v, whole) + 0.1 / (1 + i) + (0.0 if toks[i] else -1.0))
     chosen: list[int] = []
     used = 0
