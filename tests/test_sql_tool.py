@@ -137,3 +137,15 @@ def test_naive_baseline_is_one_shot(db_path):
     llm = ScriptedChatModel(responses=["SELECT nam FROM singer", "SELECT name FROM singer"])
     answer = naive_sql(SqlDatabase(str(db_path)), llm, "List singers")
     assert answer.error and len(llm.calls) == 1
+
+
+def test_error_feedback_names_the_table_that_has_the_column(db_path):
+    from queryweave.tools.sql.repair import explain_error
+
+    db = SqlDatabase(str(db_path))
+    assert "singer.age" in explain_error(db, "no such column: T2.age")
+    assert "similar columns: concert.concert_name" in explain_error(db, "no such column: concertname")
+    assert "the tables are:" in explain_error(db, "no such table: singers")
+    llm = ScriptedChatModel(responses=["SELECT T1.name FROM concert AS T1", "SELECT name FROM singer"])
+    TextToSQL(db, llm).ask("List the singers")
+    assert "singer.name" in llm.calls[1][-1].content

@@ -54,3 +54,20 @@ NEEDS_LLM = {
     "en": "Text-to-SQL needs an LLM back-end (set --llm openai or llamacpp); the rules back-end cannot write SQL.",
     "zh": "Text-to-SQL 需要大模型后端（--llm openai 或 llamacpp）；rules 后端无法生成 SQL。",
 }
+
+HINT_COLUMN_IN = {
+    "en": "column {column} exists in: {where}",
+    "zh": "列 {column} 位于：{where}",
+}
+HINT_NO_COLUMN = {
+    "en": "no table has a column {column}; similar columns: {similar}",
+    "zh": "没有表包含列 {column}；相近的列：{similar}",
+}
+HINT_TABLES = {
+    "en": "the tables are: {tables}",
+    "zh": "可用的表：{tables}",
+}
+HINT_AGGREGATE = {
+    "en": "aggregates (COUNT, SUM, AVG...) need GROUP BY; conditions on them go in HAVING, not WHERE",
+    "zh": "聚合函数（COUNT、SUM、AVG 等）需要 GROUP BY；对聚合结果的条件写在 HAVING 中，而不是 WHERE",
+}

@@ -22,6 +22,7 @@ from queryweave.prompts import sql as P
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.guard import check_sql
 from queryweave.tools.sql.literals import check_literals
+from queryweave.tools.sql.repair import explain_error
 from queryweave.tools.sql.schema_select import select_tables, value_hints
 from queryweave.tools.text import detect_language
 
@@ -143,7 +144,7 @@ class TextToSQL:
         answer.error = result.error
         answer.attempts.append({"sql": sql, "error": result.error or problem})
         if result.error:
-            return result.error
+            return explain_error(self.db, result.error, detect_language(answer.question))
         if problem and len(answer.attempts) <= self.max_retries:
             return problem
         return None
