@@ -1,8 +1,11 @@
 """Sparse index: bm25s over language-aware tokens (jieba for Chinese, stemmed words otherwise).
 
 bm25s indexes are immutable, so the index is rebuilt from the catalog after each ingest and
-swapped in atomically (written to a temporary folder, then renamed), so a reader never sees half an
-index and a crash mid-build leaves the previous one in place.
+swapped in atomically: each build goes to a new hidden version folder beside `bm25/`, and `bm25`
+is a symlink replaced in one rename. A reader resolves the link once, so it always loads one
+complete version (never half an index, never a missing one); a crash at any point leaves the link
+on the previous complete version (once the first save in this layout has replaced a plain folder). The previous version is kept (a reader may still be loading it);
+older ones and a crashed build's leftovers are removed by the next save.
 """
 
 from __future__ import annotations
@@ -37,26 +40,35 @@ class BM25Index:
         return cls(retriever, list(ids))
 
     def save(self, folder: Path) -> None:
-        """Write the index to `folder`, replacing what was there atomically."""
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".bm25-", dir=folder.parent))
+        """Write the index as a new version and point `folder` (a symlink) at it atomically."""
+        parent = folder.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        version = Path(tempfile.mkdtemp(prefix=f".{folder.name}-v-", dir=parent))
         if self.retriever is not None:
-            self.retriever.save(str(tmp / "index"))
-        (tmp / "ids.json").write_text(json.dumps(self.ids))
-        old = folder.parent / (folder.name + ".old")
-        if folder.exists():
-            os.replace(folder, old)
-        os.replace(tmp, folder)
-        shutil.rmtree(old, ignore_errors=True)
+            self.retriever.save(str(version / "index"))
+        (version / "ids.json").write_text(json.dumps(self.ids))
+        previous = os.readlink(folder) if folder.is_symlink() else None
+        if folder.is_dir() and not folder.is_symlink():  # a plain folder saved by an older version
+            os.replace(folder, parent / f".{folder.name}-v-legacy-{os.getpid()}")
+        link = parent / f".{folder.name}-link-{os.getpid()}"
+        link.unlink(missing_ok=True)
+        os.symlink(version.name, link)
+        os.replace(link, folder)  # the one atomic step
+        keep = {version.name, previous}
+        for old in parent.glob(f".{folder.name}-v-*"):
+            if old.name not in keep:
+                shutil.rmtree(old, ignore_errors=True)
+        shutil.rmtree(parent / (folder.name + ".old"), ignore_errors=True)  # left by older versions
 
     @classmethod
     def load(cls, folder: Path) -> BM25Index:
         """Load a saved index (an empty one when none exists yet)."""
-        ids_file = folder / "ids.json"
+        real = folder.resolve()  # one version, even if a writer swaps the link meanwhile
+        ids_file = real / "ids.json"
         if not ids_file.exists():
             return cls(None, [])
         ids = json.loads(ids_file.read_text())
-        retriever = bm25s.BM25.load(str(folder / "index")) if ids else None
+        retriever = bm25s.BM25.load(str(real / "index")) if ids else None
         return cls(retriever, ids)
 
     def search(self, query: str, n: int) -> list[tuple[str, float]]:

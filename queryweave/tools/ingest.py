@@ -4,7 +4,10 @@ Chunk ids are content hashes (source, position, text), so re-ingesting an unchan
 nothing and a changed file replaces exactly its old chunks. Order of writes per batch: vectors first
 (idempotent upserts), then the catalog in one transaction per document, then the BM25 index is
 rebuilt from the catalog. A crash at any point leaves the catalog consistent; the next run re-embeds
-only what the catalog lacks (embeddings are cached on disk) and `reconcile` drops orphan vectors.
+only what the catalog lacks (embeddings are cached on disk). Every write (ingest, delete) leaves a
+marker file in the data dir until it has finished; the next write that finds one reconciles first
+(drops the vectors the crash orphaned — a changed file's old chunks, a deleted document's — re-adds
+missing ones, rebuilds BM25), so a plain rerun leaves the stores consistent with each other.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +28,9 @@ from queryweave.tools.loaders import SourceDoc, count_documents, iter_documents
 from queryweave.tools.locks import writer_lock
 
 log = logging.getLogger(__name__)
+
+INCOMPLETE = ".write-incomplete"
+"""Marker file: present while (or because) a write to the data dir has not finished."""
 
 Enricher = Callable[[KnowledgeBase, list[str]], None]
 """A post-ingest step given the KB and the sources that changed (summaries, entity graph, ...)."""
@@ -41,6 +48,7 @@ class IngestReport:
     chunks_removed: int = 0
     skipped: list[str] = field(default_factory=list)
     changed_sources: list[str] = field(default_factory=list)
+    recovered: dict[str, int] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
@@ -102,6 +110,7 @@ def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 8
             raise FileNotFoundError(f"no such file or folder: {p}")
     report = IngestReport()
     with writer_lock(kb.data_dir):
+        report.recovered = _begin_write(kb)
         kb.catalog.set_meta("embedding", kb.embedding_name)
         bar = None
         if progress:
@@ -134,6 +143,7 @@ def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 8
             kb.rebuild_bm25()
         for enrich in enrichers:
             enrich(kb, report.changed_sources)
+        _end_write(kb)
     return report
 
 
@@ -141,6 +151,7 @@ def delete_sources(kb: KnowledgeBase, sources: Iterable[str], enrichers: Iterabl
     """Delete documents (by exact source, or every source under a prefix ending in '/'); returns the count."""
     removed = []
     with writer_lock(kb.data_dir):
+        _begin_write(kb)
         for src in sources:
             targets = kb.catalog.sources(src) if src.endswith("/") else [src]
             for s in targets:
@@ -151,20 +162,42 @@ def delete_sources(kb: KnowledgeBase, sources: Iterable[str], enrichers: Iterabl
         kb.rebuild_bm25()
         for enrich in enrichers:
             enrich(kb, removed)
+        _end_write(kb)
     return len(removed)
+
+
+def _begin_write(kb: KnowledgeBase) -> dict[str, int] | None:
+    """Mark a write as under way; first reconcile when the previous one never finished."""
+    marker = kb.data_dir / INCOMPLETE
+    repaired = None
+    if marker.exists():
+        log.warning("the last write to %s did not finish: reconciling the stores first", kb.data_dir)
+        repaired = _reconcile(kb)
+    marker.write_text(str(os.getpid()))
+    return repaired
+
+
+def _end_write(kb: KnowledgeBase) -> None:
+    (kb.data_dir / INCOMPLETE).unlink(missing_ok=True)
 
 
 def reconcile(kb: KnowledgeBase) -> dict[str, int]:
     """Make the stores agree with the catalog: drop orphan vectors, re-add missing ones, rebuild BM25."""
     with writer_lock(kb.data_dir):
-        catalog_ids = set(kb.catalog.chunk_ids())
-        vector_ids = set(kb.vectors.all_ids())
-        orphans = sorted(vector_ids - catalog_ids)
-        kb.vectors.delete(orphans)
-        missing = sorted(catalog_ids - vector_ids)
-        records = kb.catalog.get_chunks(missing)
-        todo = [records[i] for i in missing if i in records]
-        kb.vectors.add([c.id for c in todo], [c.text for c in todo], [c.metadata for c in todo],
-                       [index_text(c) for c in todo])
-        kb.rebuild_bm25()
+        out = _reconcile(kb)
+        _end_write(kb)
+    return out
+
+
+def _reconcile(kb: KnowledgeBase) -> dict[str, int]:
+    catalog_ids = set(kb.catalog.chunk_ids())
+    vector_ids = set(kb.vectors.all_ids())
+    orphans = sorted(vector_ids - catalog_ids)
+    kb.vectors.delete(orphans)
+    missing = sorted(catalog_ids - vector_ids)
+    records = kb.catalog.get_chunks(missing)
+    todo = [records[i] for i in missing if i in records]
+    kb.vectors.add([c.id for c in todo], [c.text for c in todo], [c.metadata for c in todo],
+                   [index_text(c) for c in todo])
+    kb.rebuild_bm25()
     return {"orphans_removed": len(orphans), "missing_added": len(todo)}
