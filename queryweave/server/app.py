@@ -23,6 +23,7 @@ from queryweave.graph.context import Context
 from queryweave.server.routes import router, service_error, validation_error
 from queryweave.server.runnable import QueryWeaveRunnable
 from queryweave.server.service import QueryService, ServiceError
+from queryweave.tools.cypher.store import StoreBusyError
 from queryweave.tools.embeddings import EmbeddingError
 
 STATIC = Path(__file__).parent / "static"
@@ -43,6 +44,7 @@ def create_app(ctx: Context | None = None) -> FastAPI:
     app.add_exception_handler(FileNotFoundError, service_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(EmbeddingError, service_error)  # embedding endpoint down: 503, not 500
+    app.add_exception_handler(StoreBusyError, service_error)  # a graph store held by a writer: 503
     add_routes(app, QueryWeaveRunnable(service), path="/queryweave", enabled_endpoints=LANGSERVE_ENDPOINTS)
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

