@@ -18,9 +18,11 @@ from queryweave.nodes.grade_documents import grade_documents
 from queryweave.nodes.necessity import necessity
 from queryweave.nodes.ocr import ocr
 from queryweave.nodes.reflect import reflect
+from queryweave.nodes.rerank import rerank
 from queryweave.nodes.resolve import begin, resolve
 from queryweave.nodes.respond_direct import respond_direct
 from queryweave.nodes.retrieve import retrieve
+from queryweave.nodes.rewrite import rewrite
 from queryweave.nodes.route import route
 from queryweave.nodes.self_query import self_query
 from queryweave.nodes.structured import text_to_cypher, text_to_sql
@@ -37,22 +39,22 @@ def after_analyze(state: State) -> Literal["clarify", "route"]:
     return "clarify" if (state.get("ambiguity") or {}).get("ambiguous") else "route"
 
 
-def after_route(state: State) -> Literal["retrieve", "self_query", "text_to_sql", "text_to_cypher",
+def after_route(state: State) -> Literal["rewrite", "self_query", "text_to_sql", "text_to_cypher",
                                          "summary_retrieve"]:
     """The node of the chosen route."""
     return {"self_query": "self_query", "sql": "text_to_sql", "cypher": "text_to_cypher",
-            "summary": "summary_retrieve"}.get(state.get("route") or "vector", "retrieve")
+            "summary": "summary_retrieve"}.get(state.get("route") or "vector", "rewrite")
 
 
-def after_grading(state: State) -> Literal["generate", "retrieve"]:
-    """Passages enough (or no widening left) -> generate; else retrieve again, wider."""
-    return "retrieve" if (state.get("grade") or {}).get("widen") and \
+def after_grading(state: State) -> Literal["generate", "rewrite"]:
+    """Passages enough (or no widening left) -> generate; else rewrite and retrieve again, wider."""
+    return "rewrite" if (state.get("grade") or {}).get("widen") and \
         (state.get("reflection") or {}).get("action") == "widen" else "generate"
 
 
-def after_reflect(state: State) -> Literal["retrieve", "finish"]:
-    """A failed check with attempts left -> retrieve again with the new plan; else finish."""
-    return "retrieve" if (state.get("reflection") or {}).get("action") == "retry" else "finish"
+def after_reflect(state: State) -> Literal["rewrite", "finish"]:
+    """A failed check with attempts left -> rewrite and retrieve again with the new plan; else finish."""
+    return "rewrite" if (state.get("reflection") or {}).get("action") == "retry" else "finish"
 
 
 def build_graph(checkpointer: Any = None):
@@ -62,7 +64,8 @@ def build_graph(checkpointer: Any = None):
                        ("respond_direct", respond_direct), ("analyze", analyze), ("clarify", clarify),
                        ("route", route), ("self_query", self_query), ("text_to_sql", text_to_sql),
                        ("text_to_cypher", text_to_cypher), ("summary_retrieve", summary_retrieve),
-                       ("retrieve", retrieve), ("grade_documents", grade_documents), ("generate", generate),
+                       ("rewrite", rewrite), ("retrieve", retrieve), ("rerank", rerank),
+                       ("grade_documents", grade_documents), ("generate", generate),
                        ("reflect", reflect), ("finish", finish)]:
         builder.add_node(name, node)
     builder.add_edge(START, "begin")
@@ -74,11 +77,13 @@ def build_graph(checkpointer: Any = None):
     builder.add_conditional_edges("analyze", after_analyze)
     builder.add_edge("clarify", "analyze")
     builder.add_conditional_edges("route", after_route)
-    builder.add_edge("self_query", "retrieve")
+    builder.add_edge("self_query", "rewrite")
+    builder.add_edge("rewrite", "retrieve")
     builder.add_edge("text_to_sql", "finish")
     builder.add_edge("text_to_cypher", "finish")
     builder.add_edge("summary_retrieve", "generate")
-    builder.add_edge("retrieve", "grade_documents")
+    builder.add_edge("retrieve", "rerank")
+    builder.add_edge("rerank", "grade_documents")
     builder.add_conditional_edges("grade_documents", after_grading)
     builder.add_edge("generate", "reflect")
     builder.add_conditional_edges("reflect", after_reflect)

