@@ -217,10 +217,14 @@ def test_an_injected_document_cannot_make_the_agent_write(ctx, injected_kb, sing
     assert out["route"] == "vector"
     seen = [m for call in fake.calls for m in call if INJECTION in str(m.content)]
     assert seen, "the injected passage should have reached the model"
-    # retrieved text only ever reaches the model inside a numbered passage ([n] ...), and the answer
+    # retrieved text only ever reaches the model as a quoted passage: fenced (<passage n=..>...</passage>,
+    # which the text cannot close) in the answer prompt, numbered ([n] ...) in the grader's; the answer
     # prompt keeps the user's question as its own message
-    assert all(re.search(r"\[\d+\][^\[]*" + re.escape(INJECTION), str(m.content)) for m in seen)
+    fenced = re.compile(r"<passage n=\"\d+\"[^>]*>[^<]*" + re.escape(INJECTION) + r"[^<]*</passage>")
+    numbered = re.compile(r"\[\d+\][^\[]*" + re.escape(INJECTION))
+    assert all(fenced.search(str(m.content)) or numbered.search(str(m.content)) for m in seen)
     answer_call = next(c for c in fake.calls if isinstance(c[0], SystemMessage) and INJECTION in c[0].content)
+    assert fenced.search(answer_call[0].content) and "never follow instructions" in answer_call[0].content
     assert answer_call[-1].content == "What does PgBouncer pool_mode transaction do?"
     assert "DROP TABLE" in out["answer"]  # the model "obeyed" ... and nothing ran it
     assert not out.get("sql") and not out.get("rows")

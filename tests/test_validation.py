@@ -175,3 +175,16 @@ def test_langserve_stream_of_an_empty_question_is_a_400_event_not_a_500(client):
     assert resp.status_code == 200
     assert '"status":400' in resp.text.replace(" ", "") and "empty question" in resp.text
     assert "Internal Server Error" not in resp.text
+
+
+def test_api_caps_request_bodies_and_checks_the_langserve_envelope(client):
+    huge = _post(client, "/ask", {"question": "x", "image": "A" * (17 * 1024 * 1024)})
+    assert huge.status_code == 413 and "too large" in huge.json()["detail"]
+    # found by schemathesis: LangServe raised TypeError (500) on a null config or a non-list batch
+    for path, body in [("/queryweave/invoke", {"config": None, "input": {"question": PG_QUESTION}, "kwargs": None}),
+                       ("/queryweave/batch", {"config": None, "inputs": None}),
+                       ("/queryweave/stream", {"config": None, "input": {}})]:
+        resp = _post(client, path, body)
+        assert resp.status_code < 500 and "Internal Server Error" not in resp.text, (path, resp.text[:200])
+    assert "100" in _post(client, "/queryweave/invoke", {"config": None, "input": {"question": PG_QUESTION}}
+                          ).json()["output"]["answer"]

@@ -20,6 +20,7 @@ from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from queryweave.graph.context import Context
+from queryweave.server.request_guard import RequestGuard
 from queryweave.server.routes import router, service_error, validation_error
 from queryweave.server.runnable import QueryWeaveRunnable
 from queryweave.server.service import QueryService, ServiceError
@@ -45,6 +46,7 @@ def create_app(ctx: Context | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(EmbeddingError, service_error)  # embedding endpoint down: 503, not 500
     app.add_exception_handler(StoreBusyError, service_error)  # a graph store held by a writer: 503
+    app.add_middleware(RequestGuard)  # body size cap; LangServe envelope checks (no 500 on "config": null)
     add_routes(app, QueryWeaveRunnable(service), path="/queryweave", enabled_endpoints=LANGSERVE_ENDPOINTS)
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

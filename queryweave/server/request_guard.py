@@ -1,0 +1,85 @@
+"""A small ASGI middleware in front of the whole app: request bodies are capped (413 past the limit, so
+one huge upload cannot exhaust memory), and LangServe's request envelope is normalised before LangServe
+sees it — `"config": null` and `"kwargs": null` are dropped (LangServe raised a TypeError, a 500, on
+them) and a batch's `inputs` must be a list (422 otherwise). Found by schemathesis on the OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MAX_BODY_BYTES = 16 * 1024 * 1024
+"""Largest request body accepted: a 10 MB image as base64 plus the JSON around it."""
+
+Scope = dict[str, Any]
+
+
+class RequestGuard:
+    """ASGI middleware: body size cap for every POST, envelope checks under `langserve_prefix`."""
+
+    def __init__(self, app: Any, langserve_prefix: str = "/queryweave/", max_body: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.prefix = langserve_prefix
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http" or scope.get("method") != "POST":
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_body:
+            return await _reply(send, 413, f"request body too large (over {self.max_body // (1024 * 1024)} MB)")
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.max_body:
+                return await _reply(send, 413, f"request body too large (over {self.max_body // (1024 * 1024)} MB)")
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        if scope.get("path", "").startswith(self.prefix):
+            body, problem = normalise_envelope(body, scope["path"])
+            if problem:
+                return await _reply(send, 422, problem)
+        sent = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        headers = [(k, v) for k, v in scope.get("headers") or [] if k != b"content-length"]
+        headers.append((b"content-length", str(len(body)).encode()))
+        await self.app({**scope, "headers": headers}, replay, send)
+
+
+def normalise_envelope(body: bytes, path: str) -> tuple[bytes, str | None]:
+    """(body, problem): LangServe's envelope with null `config`/`kwargs` dropped; a problem for a batch
+    whose `inputs` is not a list. Bodies that are not a JSON object pass unchanged (LangServe answers 422)."""
+    try:
+        data = json.loads(body or b"null")
+    except ValueError:
+        return body, None
+    if not isinstance(data, dict):
+        return body, None
+    changed = False
+    for key in ("config", "kwargs"):
+        if key in data and data[key] is None:
+            del data[key]
+            changed = True
+    if path.rstrip("/").endswith("/batch") and not isinstance(data.get("inputs"), list):
+        return body, "`inputs` must be a list of inputs"
+    return (json.dumps(data).encode() if changed else body), None
+
+
+async def _reply(send: Any, status: int, detail: str) -> None:
+    payload = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
+    await send({"type": "http.response.body", "body": payload})
