@@ -46,7 +46,7 @@ def _answers(messages):
     q = messages[1].content if len(messages) > 1 else messages[0].content.split("uestion")[-1]
     if "many" in q or "多少" in q:
         return "SELECT count(*) FROM animal"
-    if "法国" in q and not any("France" in m.content for m in messages[2:]):
+    if "法国" in q and "错误" not in q:  # first try copies the translated value; the repair turn fixes it
         return "SELECT name FROM animal WHERE country = '法国' ORDER BY age"
     return "SELECT name FROM animal WHERE country = 'France' ORDER BY age"
 

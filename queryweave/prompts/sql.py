@@ -31,14 +31,16 @@ QUESTION = {
 
 REPAIR = {
     "en": (
-        "That query failed.\nSQL: {sql}\nError: {error}\n"
-        "Write a corrected query for the same question. Reply with the SQL only, in a ```sql code block."
+        "These queries failed; do not repeat them:\n{failures}\n"
+        "Write a corrected query for the question. Reply with the SQL only, in a ```sql code block."
     ),
     "zh": (
-        "这条查询出错了。\nSQL：{sql}\n错误：{error}\n"
-        "请为同一个问题写出修正后的查询。只回复 SQL，放在 ```sql 代码块中。"
+        "下面这些查询出错了，不要重复：\n{failures}\n"
+        "请为这个问题写出修正后的查询。只回复 SQL，放在 ```sql 代码块中。"
     ),
 }
+
+FAILURE = {"en": "SQL: {sql}\nError: {error}", "zh": "SQL：{sql}\n错误：{error}"}
 
 UNKNOWN_VALUE = {
     "en": "the value {value!r} does not occur in {table}.{column}; its values are: {values}",

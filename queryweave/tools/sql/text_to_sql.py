@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from queryweave.prompts import pick
@@ -76,8 +76,9 @@ class TextToSQL:
     """Question -> guarded SQL -> rows, with schema selection and bounded repair."""
 
     def __init__(self, db: SqlDatabase, llm: BaseChatModel | None, max_retries: int = 2, max_tables: int = 5,
-                 low_cardinality: int = 12, method: str = "text"):
+                 low_cardinality: int = 12, method: str = "text", retry_temperature: float = 0.3):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`."""
+        self.retry_temperature = retry_temperature
         self.db = db
         self.llm = llm
         self.max_retries = max_retries
@@ -97,13 +98,19 @@ class TextToSQL:
             system += "\n\n" + pick(P.VALUE_HINTS, lang).format(hints=lines)
         return [SystemMessage(system), HumanMessage(pick(P.QUESTION, lang).format(question=question))], tables
 
-    def _generate(self, messages: list[BaseMessage]) -> str:
+    def _generate(self, messages: list[BaseMessage], warmer: bool = False) -> str:
+        llm = self.llm
+        if warmer and self.retry_temperature:
+            try:  # a little sampling on retries, so the model does not write the same query again
+                llm = self.llm.bind(temperature=self.retry_temperature)
+            except Exception:
+                llm = self.llm
         if self.method == "function_calling":
-            out = self.llm.with_structured_output(SqlQuery, method="function_calling").invoke(messages)
+            out = llm.with_structured_output(SqlQuery, method="function_calling").invoke(messages)
             if isinstance(out, dict):
                 out = SqlQuery.model_validate(out)
             return out.sql if out else ""
-        return str(self.llm.invoke(messages).content)
+        return str(llm.invoke(messages).content)
 
     def ask(self, question: str, lang: str | None = None) -> SqlAnswer:
         """Answer `question` with rows from the database (or a clear error)."""
@@ -113,9 +120,14 @@ class TextToSQL:
             answer.error = pick(P.NEEDS_LLM, lang)
             return answer
         messages, answer.tables = self.messages(question, lang)
-        for _ in range(self.max_retries + 1):
+        failures: list[str] = []
+        for attempt in range(self.max_retries + 1):
+            prompt = messages
+            if failures:  # a fresh turn that lists every failed try (small models echo a conversation)
+                repair = pick(P.REPAIR, lang).format(failures="\n".join(failures))
+                prompt = [messages[0], HumanMessage(f"{messages[1].content}\n\n{repair}")]
             try:
-                reply = self._generate(messages)
+                reply = self._generate(prompt, warmer=attempt > 0)
             except Exception as exc:  # endpoint down, malformed tool call...
                 answer.attempts.append({"sql": "", "error": f"model call failed: {exc}"[:300]})
                 answer.error = answer.attempts[-1]["error"]
@@ -124,8 +136,7 @@ class TextToSQL:
             feedback = self._run(answer, sql)
             if feedback is None:
                 return answer
-            messages = messages + [AIMessage(f"```sql\n{sql}\n```"),
-                                   HumanMessage(pick(P.REPAIR, lang).format(sql=sql, error=feedback))]
+            failures.append(pick(P.FAILURE, lang).format(sql=sql, error=feedback))
         return answer
 
     def _run(self, answer: SqlAnswer, sql: str) -> str | None:
