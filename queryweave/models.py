@@ -129,6 +129,14 @@ class StructuredResult:
     error: str | None = None
 
 
+def _structured_runnable(llm: BaseChatModel, schema: type[T]) -> Any:
+    """Structured output by function calling; ChatLlamaCpp takes no `method` (its tool calls are
+    grammar-constrained JSON already)."""
+    if type(llm).__name__ == "ChatLlamaCpp":
+        return llm.with_structured_output(schema)
+    return llm.with_structured_output(schema, method="function_calling")
+
+
 def call_structured(
     llm: BaseChatModel | None, schema: type[T], messages: Any, retries: int = 2, backoff_s: float = 0.5
 ) -> StructuredResult:
@@ -141,8 +149,7 @@ def call_structured(
     fault: BaseException | None = None
     for attempt in range(retries + 1):
         try:
-            runnable = llm.with_structured_output(schema, method="function_calling")
-            out = runnable.invoke(messages)
+            out = _structured_runnable(llm, schema).invoke(messages)
             if isinstance(out, schema):
                 return StructuredResult(out)
             if isinstance(out, dict):
