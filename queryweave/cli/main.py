@@ -16,10 +16,10 @@ from typing import Any
 
 from queryweave.graph.context import Context
 from queryweave.tools.cypher.store import StoreBusyError
-from queryweave.tools.locks import StoreLockedError
+from queryweave.tools.locks import KnowledgeBaseBusyError, StoreLockedError
 
 EX_TEMPFAIL = 75
-"""Exit code when the data dir or a graph store is locked by another process (try again later)."""
+"""Exit code when the data dir or a graph store is locked or busy with another process's write (try again)."""
 
 COMMAND_MODULES = [
     "queryweave.cli.ingest",
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return fail("interrupted", 130)
-    except (StoreLockedError, StoreBusyError) as exc:  # another process is writing: retry later
+    except (StoreLockedError, StoreBusyError, KnowledgeBaseBusyError) as exc:  # another process is writing
         return fail(str(exc), EX_TEMPFAIL)
     except (ValueError, FileNotFoundError, PermissionError) as exc:
         return fail(str(exc))

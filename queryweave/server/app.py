@@ -26,6 +26,7 @@ from queryweave.server.runnable import QueryWeaveRunnable
 from queryweave.server.service import QueryService, ServiceError
 from queryweave.tools.cypher.store import StoreBusyError
 from queryweave.tools.embeddings import EmbeddingError
+from queryweave.tools.locks import KnowledgeBaseBusyError
 
 STATIC = Path(__file__).parent / "static"
 LANGSERVE_ENDPOINTS = ["invoke", "batch", "stream", "playground", "input_schema", "output_schema",
@@ -46,6 +47,7 @@ def create_app(ctx: Context | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(EmbeddingError, service_error)  # embedding endpoint down: 503, not 500
     app.add_exception_handler(StoreBusyError, service_error)  # a graph store held by a writer: 503
+    app.add_exception_handler(KnowledgeBaseBusyError, service_error)  # a read met a write in progress: 503
     app.add_middleware(RequestGuard)  # body size cap; LangServe envelope checks (no 500 on "config": null)
     add_routes(app, QueryWeaveRunnable(service), path="/queryweave", enabled_endpoints=LANGSERVE_ENDPOINTS)
     app.include_router(router)

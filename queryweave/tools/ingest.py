@@ -25,11 +25,11 @@ from queryweave.tools.catalog import ChunkRecord
 from queryweave.tools.chunking import chunk_text
 from queryweave.tools.kb import KnowledgeBase, index_text
 from queryweave.tools.loaders import SourceDoc, count_documents, iter_documents
-from queryweave.tools.locks import writer_lock
+from queryweave.tools.locks import WRITE_MARKER, writer_lock
 
 log = logging.getLogger(__name__)
 
-INCOMPLETE = ".write-incomplete"
+INCOMPLETE = WRITE_MARKER
 """Marker file: present while (or because) a write to the data dir has not finished."""
 
 Enricher = Callable[[KnowledgeBase, list[str]], None]
@@ -141,8 +141,7 @@ def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 8
             bar.close()
         if report.changed_sources or kb.catalog.get_meta("bm25_version") != kb.catalog.get_meta("version"):
             kb.rebuild_bm25()
-        for enrich in enrichers:
-            enrich(kb, report.changed_sources)
+        _enrich(kb, enrichers, report.changed_sources)
         _end_write(kb)
     return report
 
@@ -160,10 +159,27 @@ def delete_sources(kb: KnowledgeBase, sources: Iterable[str], enrichers: Iterabl
                 kb.vectors.delete(kb.catalog.delete_document(s))
                 removed.append(s)
         kb.rebuild_bm25()
-        for enrich in enrichers:
-            enrich(kb, removed)
+        _enrich(kb, enrichers, removed)
         _end_write(kb)
     return len(removed)
+
+
+def _enrich(kb: KnowledgeBase, enrichers: Iterable[Enricher], changed: list[str]) -> None:
+    """Run the enrichers on the changed sources plus those a crashed run never finished enriching.
+
+    The sources are recorded in the catalog (`pending_enrichment`) before the enrichers start and cleared
+    only after they all finished, so derived layers (summaries, entity graph) catch up after a crash."""
+    enrichers = list(enrichers)
+    pending = json.loads(kb.catalog.get_meta("pending_enrichment") or "[]")
+    sources = list(dict.fromkeys([*pending, *changed]))
+    if not enrichers:
+        return
+    if sources:
+        kb.catalog.set_meta("pending_enrichment", json.dumps(sources, ensure_ascii=False))
+    for enrich in enrichers:
+        enrich(kb, sources)
+    if sources:
+        kb.catalog.set_meta("pending_enrichment", "[]")
 
 
 def _begin_write(kb: KnowledgeBase) -> dict[str, int] | None:

@@ -15,6 +15,7 @@ from queryweave.tools.bm25_index import BM25Index
 from queryweave.tools.catalog import Catalog, ChunkRecord
 from queryweave.tools.embeddings import embedding_name, get_embeddings
 from queryweave.tools.fusion import Candidate, rrf, weighted_fusion
+from queryweave.tools.locks import busy, write_in_progress
 from queryweave.tools.vector_store import VectorStore
 
 
@@ -64,6 +65,30 @@ class KnowledgeBase:
     def _open_vectors(self) -> None:
         self.embeddings = get_embeddings(self.embedding_name, self.embedding_base_url)
         self.vectors = VectorStore(self.data_dir, self.embeddings, embedding_name(self.embeddings), self.chroma_url)
+        self._vectors_version = self.catalog.get_meta("version")
+        self._generation = 0
+        self._generations: list[VectorStore] = [self.vectors]
+
+    def fresh_vectors(self) -> VectorStore:
+        """The vector store, reopened when the catalog changed since it was opened.
+
+        An embedded Chroma engine never sees what another process wrote after it loaded (a server kept
+        answering from the vectors of deleted chunks and never found new ones). A new engine loads the
+        current state. Engines alternate between two path spellings (Chroma keeps one per spelling):
+        the previous one stays open for searches still running, the one before it is closed first."""
+        version = self.catalog.get_meta("version")
+        if version == self._vectors_version or self.chroma_url:
+            return self.vectors
+        with self._lock:
+            if version != self._vectors_version:
+                if len(self._generations) >= 2:
+                    self._generations.pop(0).close()  # the same spelling as the new one
+                self._generation += 1
+                self.vectors = VectorStore(self.data_dir, self.embeddings, embedding_name(self.embeddings),
+                                           generation=self._generation)
+                self._generations.append(self.vectors)
+                self._vectors_version = version
+        return self.vectors
 
     # -- BM25 ------------------------------------------------------------------------------
     @property
@@ -98,7 +123,7 @@ class KnowledgeBase:
     def dense_search(self, query: str, n: int, where: dict | None = None,
                      query_vector: list[float] | None = None) -> list[tuple[str, float]]:
         """Top-n by embedding similarity, optionally under a Chroma `where` filter."""
-        return self.vectors.search(query, n, where=where, query_vector=query_vector)
+        return self.fresh_vectors().search(query, n, where=where, query_vector=query_vector)
 
     def hybrid_search(self, query: str, n: int, pool: int = 100, weights: dict[str, float] | None = None,
                       method: str = "rrf", where: dict | None = None) -> list[Candidate]:
@@ -113,8 +138,11 @@ class KnowledgeBase:
         return fused[:n]
 
     def hits(self, candidates: list[Candidate]) -> list[Hit]:
-        """Attach chunk records to candidates (dropping ids no longer in the catalog)."""
+        """Attach chunk records to candidates (dropping ids no longer in the catalog). Ids missing while
+        another process is writing mean the stores are half-way between two states: `KnowledgeBaseBusyError`."""
         records = self.catalog.get_chunks(c.id for c in candidates)
+        if len(records) < len({c.id for c in candidates}) and write_in_progress(self.data_dir):
+            raise busy(self.data_dir)
         return [Hit(records[c.id], c.score, c.matched_by) for c in candidates if c.id in records]
 
     def _cached(self, name: str, build: Any) -> Any:

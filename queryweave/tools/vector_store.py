@@ -7,6 +7,7 @@ offline). One collection per embedding model, so switching models never mixes ve
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -14,8 +15,12 @@ from urllib.parse import urlparse
 from langchain_chroma import Chroma
 from langchain_core.embeddings import Embeddings
 
+from queryweave.tools.locks import busy, write_in_progress
 
-def _client(data_dir: Path, chroma_url: str = ""):
+
+def _client(data_dir: Path, chroma_url: str = "", generation: int = 0):
+    """A Chroma client. Odd generations name the same folder as `chroma/.`: Chroma keeps one engine per
+    path string in a process, so a new generation is a fresh engine that reads what other processes wrote."""
     import chromadb
     from chromadb.config import Settings
 
@@ -24,7 +29,8 @@ def _client(data_dir: Path, chroma_url: str = ""):
         u = urlparse(chroma_url)
         return chromadb.HttpClient(host=u.hostname or "localhost", port=u.port or 8000,
                                    ssl=u.scheme == "https", settings=settings)
-    return chromadb.PersistentClient(path=str(data_dir / "chroma"), settings=settings)
+    path = str(data_dir / "chroma") + ("/." if generation % 2 else "")
+    return chromadb.PersistentClient(path=path, settings=settings)
 
 
 def collection_name(embedding_name: str) -> str:
@@ -50,18 +56,31 @@ def clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _transient(exc: Exception) -> bool:
+    """Chroma errors a concurrent writer can cause (e.g. "Error finding id" while it deletes/upserts)."""
+    return type(exc).__module__.startswith("chromadb") or "Error finding id" in str(exc)
+
+
 class VectorStore:
     """Chunks' embeddings in Chroma, keyed by chunk id."""
 
-    def __init__(self, data_dir: Path, embeddings: Embeddings, embedding_name: str, chroma_url: str = "") -> None:
+    def __init__(self, data_dir: Path, embeddings: Embeddings, embedding_name: str, chroma_url: str = "",
+                 generation: int = 0) -> None:
         self.embeddings = embeddings
-        self.client = _client(data_dir, chroma_url)
+        self.data_dir = None if chroma_url else data_dir  # a local store: writes are marked in the data dir
+        self.client = _client(data_dir, chroma_url, generation)
         self.store = Chroma(
             client=self.client,
             collection_name=collection_name(embedding_name),
             embedding_function=embeddings,
             collection_metadata={"hnsw:space": "cosine"},
         )
+
+    def close(self) -> None:
+        """Release the client (its engine stops when no other client in this process shares it)."""
+        close = getattr(self.client, "close", None)
+        if close is not None:
+            close()
 
     @property
     def collection(self):
@@ -104,6 +123,15 @@ class VectorStore:
         if total == 0 or n <= 0:
             return []
         vec = query_vector if query_vector is not None else self.embeddings.embed_query(query)
-        res = self.collection.query(query_embeddings=[vec], n_results=min(n, total), where=where or None,
-                                    include=["distances"])
+        for attempt in range(4):  # another process may be writing: its changes can fail a query for a moment
+            try:
+                res = self.collection.query(query_embeddings=[vec], n_results=min(n, self.count()),
+                                            where=where or None, include=["distances"])
+                break
+            except Exception as exc:
+                if not _transient(exc) or attempt == 3:
+                    if _transient(exc) and self.data_dir is not None and write_in_progress(self.data_dir):
+                        raise busy(self.data_dir) from exc
+                    raise
+                time.sleep(0.05 * 2**attempt)
         return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=False)]
