@@ -35,7 +35,8 @@ class RetrievalSettings:
     """How to retrieve: candidate pool per retriever, fusion, and which strategies run."""
 
     pool: int = 100
-    fusion: str = "rrf"
+    fusion: str = "rrf"  # how strategies (original, PRF, variants, links, ...) are fused
+    hybrid_fusion: str = "weighted"  # how BM25 and dense are fused for one query: weighted | rrf
     weights: dict[str, float] = field(default_factory=lambda: {"dense": 1.0, "bm25": 1.0})
     rrf_k: int = 60
     prf: bool = False
@@ -150,7 +151,10 @@ def hybrid(kb: KnowledgeBase, query: str, n: int, settings: RetrievalSettings, w
     if where:
         allowed = allowed if allowed is not None else _allowed(kb, where)
         sparse = [(i, s) for i, s in sparse if i in allowed]
-    return _fuse({"bm25": sparse, "dense": dense}, settings, settings.weights)[:n]
+    rankings = {"bm25": sparse, "dense": dense}
+    if settings.hybrid_fusion == "weighted":  # min-max score fusion: above RRF on all three shared sets
+        return weighted_fusion(rankings, settings.weights)[:n]
+    return _fuse(rankings, settings, settings.weights)[:n]
 
 
 def _prf(kb: KnowledgeBase, query: str, first: list[Candidate], vector: list[float], settings: RetrievalSettings,
