@@ -110,7 +110,7 @@ def title_index(kb: KnowledgeBase) -> TitleIndex:
     """The title index of a knowledge base, rebuilt when the catalog changed."""
     key = (str(kb.data_dir), kb.catalog.get_meta("version") or "0", kb.embedding_name)
     with _LOCK:
-        if key not in _INDEXES:
+        if key not in _INDEXES or _INDEXES[key].kb is not kb:  # a reopened KB must not reuse a closed one
             for old in [k for k in _INDEXES if k[0] == key[0]]:
                 del _INDEXES[old]
             _INDEXES[key] = TitleIndex(kb)
