@@ -26,7 +26,7 @@ QUESTIONS = st.one_of(st.sampled_from(SPECIAL), st.text(max_size=120),
                               max_size=80))
 
 
-@settings(max_examples=20, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=15, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(question=QUESTIONS)
 def test_graph_never_raises_on_any_text(ctx, question):
     out = graph.invoke({"question": question}, context=replace(ctx, features="clarify=off"))
@@ -72,7 +72,7 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 
 
 @schema.parametrize()
-@settings(max_examples=4, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=3, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 def test_api_never_answers_5xx(case):
     response = case.call()
     assert response.status_code < 500, f"{case.method} {case.path} -> {response.status_code}: {response.text[:300]}"
