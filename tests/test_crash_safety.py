@@ -106,6 +106,28 @@ def assert_consistent(data: Path, corpus: Path) -> None:
     docs, chunks = kb.catalog.counts()
     assert docs == len(list(iter_documents([corpus]))) and chunks == len(want)
     assert not (data / ".write-incomplete").exists()
+    assert_derived_layers(kb)
+
+
+def assert_derived_layers(kb) -> None:
+    """Summaries and the entity graph (when switched on) describe exactly the catalog's documents/chunks."""
+    sources, chunk_ids = set(kb.catalog.sources()), set(kb.catalog.chunk_ids())
+    if (kb.data_dir / "summaries.sqlite").exists():
+        from queryweave.tools.summary_store import SummaryStore
+
+        store = SummaryStore(kb)
+        try:
+            docs = store.all("document")
+            assert {s for r in docs.values() for s in r["sources"]} == sources, "document summaries"
+            assert set(store.collection.get(include=[])["ids"]) == set(store.all()), "summary vectors"
+        finally:
+            store.close()
+    from queryweave.tools.entity_reader import connect, graph_path, rows
+
+    if graph_path(kb).exists():
+        with connect(graph_path(kb)) as conn:
+            in_graph = [r[0] for r in rows(conn, "MATCH (c:Chunk) RETURN c.id")]
+        assert len(in_graph) == len(set(in_graph)) and set(in_graph) == chunk_ids, "entity graph chunks"
 
 
 def forget(data: Path) -> None:

@@ -105,6 +105,7 @@ def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 8
            batch_docs: int = 16, progress: bool = False, enrichers: Iterable[Enricher] = ()) -> IngestReport:
     """Ingest files and folders into the knowledge base; returns what changed."""
     paths = [Path(p) for p in paths]
+    enrichers = list(enrichers)
     for p in paths:
         if not p.exists():
             raise FileNotFoundError(f"no such file or folder: {p}")
@@ -133,9 +134,11 @@ def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 8
                 report.updated += 1
             batch.append((doc, fp, make_chunks(doc, max_chars, overlap)))
             if len(batch) >= batch_docs:
+                _mark_pending(kb, enrichers, [d.source for d, _, _ in batch])  # before the catalog changes
                 _store(kb, batch, report)
                 batch = []
         if batch:
+            _mark_pending(kb, enrichers, [d.source for d, _, _ in batch])
             _store(kb, batch, report)
         if bar is not None:
             bar.close()
@@ -149,6 +152,7 @@ def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 8
 def delete_sources(kb: KnowledgeBase, sources: Iterable[str], enrichers: Iterable[Enricher] = ()) -> int:
     """Delete documents (by exact source, or every source under a prefix ending in '/'); returns the count."""
     removed = []
+    enrichers = list(enrichers)
     with writer_lock(kb.data_dir):
         _begin_write(kb)
         for src in sources:
@@ -156,6 +160,7 @@ def delete_sources(kb: KnowledgeBase, sources: Iterable[str], enrichers: Iterabl
             for s in targets:
                 if kb.catalog.document_fingerprint(s) is None:
                     continue
+                _mark_pending(kb, enrichers, [s])
                 kb.vectors.delete(kb.catalog.delete_document(s))
                 removed.append(s)
         kb.rebuild_bm25()
@@ -164,11 +169,20 @@ def delete_sources(kb: KnowledgeBase, sources: Iterable[str], enrichers: Iterabl
     return len(removed)
 
 
+def _mark_pending(kb: KnowledgeBase, enrichers: list[Enricher], sources: list[str]) -> None:
+    """Record sources the enrichers will owe a visit (just before the catalog changes them)."""
+    if enrichers and sources:
+        pending = json.loads(kb.catalog.get_meta("pending_enrichment") or "[]")
+        kb.catalog.set_meta("pending_enrichment", json.dumps(list(dict.fromkeys([*pending, *sources])),
+                                                              ensure_ascii=False))
+
+
 def _enrich(kb: KnowledgeBase, enrichers: Iterable[Enricher], changed: list[str]) -> None:
     """Run the enrichers on the changed sources plus those a crashed run never finished enriching.
 
-    The sources are recorded in the catalog (`pending_enrichment`) before the enrichers start and cleared
-    only after they all finished, so derived layers (summaries, entity graph) catch up after a crash."""
+    Sources are recorded in the catalog (`pending_enrichment`) before the catalog changes them and
+    cleared only after every enricher finished, so derived layers (summaries, entity graph) catch up
+    after a crash anywhere in between."""
     enrichers = list(enrichers)
     pending = json.loads(kb.catalog.get_meta("pending_enrichment") or "[]")
     sources = list(dict.fromkeys([*pending, *changed]))
