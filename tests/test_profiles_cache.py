@@ -22,7 +22,8 @@ def test_profiles_choose_strategies_and_pool(tmp_path: Path):
     balanced = settings_for_context(Context(data_dir=str(tmp_path), llm="rules", profile="balanced"))
     accurate = settings_for_context(Context(data_dir=str(tmp_path), llm="rules", profile="accurate"))
     assert fast.pool == 50 and fast.strategies() == ["hybrid"]
-    assert balanced.pool == 100 and balanced.links and not balanced.prf and balanced.rerank == "none"
+    assert balanced.pool == 100 and balanced.links and balanced.prf and balanced.rerank == "features"
+    assert not balanced.offline_variants and not balanced.decompose
     assert accurate.pool == 200 and accurate.rerank == "features" and accurate.prf
     assert accurate.llm_variants == 0 and not accurate.hyde  # no LLM configured: offline only
     on = settings_for_context(Context(data_dir=str(tmp_path), llm="rules", profile="fast", features="prf=on"))

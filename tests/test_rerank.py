@@ -106,5 +106,10 @@ def test_get_reranker_names():
 
 def test_pipeline_rerank_records_provenance(kb_dir: Path):
     kb = open_kb(kb_dir, "usem3")
-    cands = search(kb, ["statement timeout"], 5, RetrievalSettings(rerank="features"))
+    cands = search(kb, ["what does statement_timeout do"], 5, RetrievalSettings(rerank="features"))
     assert all("rerank:features" in c.matched_by for c in cands)
+    # the query gate: a descriptive question keeps the fused order (the feature reranker is for names)
+    plain = search(kb, ["how long may a statement run"], 5, RetrievalSettings(rerank="features"))
+    assert not any("rerank:features" in c.matched_by for c in plain)
+    ungated = search(kb, ["how long may a statement run"], 5, RetrievalSettings(rerank="features", query_gate=False))
+    assert all("rerank:features" in c.matched_by for c in ungated)

@@ -1,7 +1,8 @@
 """`rerank`: reorder the retrieved candidates and keep the top k as `documents`; log the retrieval.
 
 The reranker follows the profile and features (`rerank` on in `accurate`): a cross-encoder from a
-configured local path, the LLM, or the offline feature reranker. Any reranker failure keeps the
+configured local path, the LLM, or the offline feature reranker (which, like in `search`, only
+reorders questions that name entities; descriptive questions keep the retrieval order). Any reranker failure keeps the
 retrieval order (reported as degraded). Every turn is written to the query log (strategy, k,
 latency, result ids) that `queryweave tune` reads.
 """
@@ -14,6 +15,7 @@ from typing import Any
 
 from queryweave.graph.context import context_of
 from queryweave.nodes.common import knowledge_base, query_of, timed
+from queryweave.tools.expansion import names_entities
 from queryweave.tools.profiles import settings_for_context
 from queryweave.tools.querylog import LogEntry, RetrievalLog
 from queryweave.tools.rerank import get_reranker
@@ -43,10 +45,12 @@ def rerank(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     k = int(state.get("k") or 5)
     out: dict[str, Any] = {}
     settings = settings_for_context(ctx, state.get("intent"))
-    if settings.rerank != "none" and len(candidates) > 1:
+    question = query_of(state)
+    gate_out = settings.rerank == "features" and settings.query_gate and not names_entities(question)
+    if settings.rerank != "none" and len(candidates) > 1 and not gate_out:
         try:
             reranker = get_reranker(settings.rerank, kb=knowledge_base(ctx), llm=settings.llm)
-            candidates = reranker.rerank(query_of(state), candidates)
+            candidates = reranker.rerank(question, candidates)
             errors = getattr(reranker, "errors", [])
             if errors:
                 out |= {"degraded": True, "degraded_reasons": [f"rerank: {errors[0]}; kept retrieval order"]}

@@ -30,6 +30,45 @@ QUESTION_WORDS = frozenset(
 ) | frozenset("什么 怎么 怎样 如何 哪些 哪个 哪里 为什么 是否 吗 呢 多少 几 请问 请".split())
 
 
+_ENTITY = re.compile(r"\"([^\"]+)\"|“([^”]+)”|《([^》]+)》|'([^']{3,})'|"
+                     r"((?:[A-Z][\w'.-]*)(?:\s+(?:of|the|de|and|&)?\s*[A-Z][\w'.-]*)*)|"
+                     r"\b(\d[\d.,:/-]*\d|\d)\b|\b(\w+[_.]\w+(?:[_.]\w+)*)\b")
+
+
+def entities(query: str) -> list[str]:
+    """Names, numbers, identifiers and quoted strings of a query (lower-cased), question words left out."""
+    out = []
+    for m in _ENTITY.finditer(query):
+        ent = next(g for g in m.groups() if g)
+        if m.start() == 0 and m.group(5) and len(ent.split()) == 1:
+            continue  # the capitalised first word of a sentence is no name
+        out.append(ent.lower().strip())
+    if detect_language(query) == "zh":
+        out += [w.lower() for w in words(query) if re.search(r"[A-Za-z0-9]", w)]
+    return list(dict.fromkeys(e for e in out if len(e) > 1 or e.isdigit()))
+
+
+_ABBREVIATIONS = {"i.e", "e.g", "etc", "vs", "cf"}
+
+
+def names_entities(query: str) -> bool:
+    """Whether the query names something: a capitalised name (not just the first word), a quoted
+    string or title, or an identifier such as `max_connections` (bare numbers do not count).
+
+    Entity questions are pinned down by their names; expansion from feedback (PRF, neighbour
+    variants) then mostly adds drift, so the pipeline skips it for them (`RetrievalSettings.query_gate`).
+    """
+    for m in _ENTITY.finditer(query):
+        groups = m.groups()
+        if groups[5]:
+            continue
+        ent = next(g for g in groups if g)
+        if (m.start() == 0 and groups[4] and len(ent.split()) == 1) or ent.lower() in _ABBREVIATIONS:
+            continue
+        return True
+    return bool(re.search(r"[《“\"]", query))
+
+
 class QueryVariants(BaseModel):
     """Alternative phrasings of a search question."""
 

@@ -1,13 +1,16 @@
 """Fusion of ranked lists from several strategies, keeping per-strategy provenance.
 
 `rrf` is reciprocal-rank fusion (Cormack et al.), robust when scores are not comparable;
-`weighted_fusion` min-max normalises each list's scores and sums them with weights. Both return
+`weighted_fusion` min-max normalises each list's scores and sums them with weights; `zscore_fusion`
+standardises each list by its own mean and spread, so a retriever whose top hit stands far above the
+rest of its list (a confident one) weighs more for that query, and fills the scores a list lacks with
+exact ones when the caller can compute them (the hybrid search's default). Both return
 `Candidate`s that remember which strategies found them and at which rank ("matched by").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 
@@ -54,4 +57,34 @@ def weighted_fusion(rankings: Mapping[str, Ranking], weights: Mapping[str, float
             cand = fused.setdefault(doc_id, Candidate(doc_id, 0.0))
             cand.score += w * ((raw - lo) / span if hi > lo else 1.0)
             cand.matched_by[name] = (rank, float(raw))
+    return sorted(fused.values(), key=lambda c: (-c.score, c.id))
+
+
+def zscore_fusion(rankings: Mapping[str, Ranking], weights: Mapping[str, float] | None = None,
+                  fill: Callable[[str, list[str]], Mapping[str, float]] | None = None) -> list[Candidate]:
+    """Weighted sum of z-scores, each list standardised by its own mean and standard deviation.
+
+    An id missing from a list gets the score `fill(list_name, ids)` returns for it (e.g. its exact
+    BM25 score or cosine similarity), else the list's minimum. Provenance records only real hits.
+    """
+    fused: dict[str, Candidate] = {}
+    stats: dict[str, tuple[float, float, float]] = {}
+    for name, ranking in rankings.items():
+        scores = [s for _, s in ranking]
+        if not scores:
+            continue
+        mean = sum(scores) / len(scores)
+        sd = (sum((s - mean) ** 2 for s in scores) / len(scores)) ** 0.5 or 1.0
+        stats[name] = (mean, sd, min(scores))
+        for rank, (doc_id, raw) in enumerate(ranking, start=1):
+            fused.setdefault(doc_id, Candidate(doc_id, 0.0)).matched_by[name] = (rank, float(raw))
+    total = sum(float((weights or {}).get(n, 1.0)) for n in stats) or 1.0
+    for name, (mean, sd, low) in stats.items():
+        w = float((weights or {}).get(name, 1.0)) / total
+        have = dict(rankings[name])
+        missing = [i for i in fused if i not in have]
+        filled = dict(fill(name, missing)) if fill is not None and missing else {}
+        for doc_id, cand in fused.items():
+            raw = have.get(doc_id, filled.get(doc_id, low))
+            cand.score += w * (raw - mean) / sd
     return sorted(fused.values(), key=lambda c: (-c.score, c.id))

@@ -138,3 +138,23 @@ def linked_ranking(kb: KnowledgeBase, seeds: list[str], query_vector: list[float
         q = q / (float(np.linalg.norm(q)) or 1.0)
         sims.update({i: float(v @ q) for i, v in chunk_vectors(kb, list(first_seed)).items()})
     return sorted(((i, sims[i]) for i in first_seed), key=lambda x: (first_seed[x[0]], -x[1]))
+
+
+def add_links(kb: KnowledgeBase, fused: list, seeds: int = 2, weight: float = 1.0, rrf_k: int = 60,
+              query_vector: list[float] | None = None, allowed: set[str] | None = None) -> list:
+    """Keep the top `seeds` candidates; fuse the rest with the chunks title-linked to them (label `links`)."""
+    from queryweave.tools.fusion import Candidate, rrf
+
+    head, rest = fused[:seeds], fused[seeds:]
+    linked = linked_ranking(kb, [c.id for c in head], query_vector, allowed)
+    if not linked:
+        return fused
+    merged = rrf({"fused": [(c.id, c.score) for c in rest], "links": linked}, {"fused": 1.0, "links": weight}, k=rrf_k)
+    by_id = {c.id: c for c in rest}
+    out = list(head)
+    for m in merged:
+        c = by_id.get(m.id) or Candidate(m.id, 0.0, {})
+        if "links" in m.matched_by:
+            c.matched_by["links"] = m.matched_by["links"]
+        out.append(c)
+    return out

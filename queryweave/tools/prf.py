@@ -25,9 +25,9 @@ from queryweave.tools.text import tokenize
 class PRFSettings:
     """RM3 / Rocchio parameters (global, not tuned per query)."""
 
-    fb_docs: int = 8
-    fb_terms: int = 20
-    orig_weight: float = 0.6  # RM3 lambda: share of the original query in the expanded one
+    fb_docs: int = 5
+    fb_terms: int = 10
+    orig_weight: float = 0.5  # RM3 lambda: share of the original query in the expanded one
     rocchio_beta: float = 0.5  # weight of the feedback centroid added to the unit query vector
 
 
@@ -40,12 +40,11 @@ def _bm25_arrays(kb: KnowledgeBase):
     return bm, r.vocab_dict, s["data"], s["indices"], s["indptr"], int(s["num_docs"])
 
 
-def weighted_bm25(kb: KnowledgeBase, terms: dict[str, float], n: int) -> list[tuple[str, float]]:
-    """Top-n chunks for a weighted bag of (already tokenized) terms: sum_t w_t * BM25(t, d)."""
+def _score_vector(kb: KnowledgeBase, terms: dict[str, float]) -> np.ndarray | None:
     arrays = _bm25_arrays(kb)
-    if arrays is None or not terms or n <= 0:
-        return []
-    bm, vocab, data, indices, indptr, num_docs = arrays
+    if arrays is None:
+        return None
+    _bm, vocab, data, indices, indptr, num_docs = arrays
     scores = np.zeros(num_docs, dtype=np.float32)
     for term, w in terms.items():
         tid = vocab.get(term)
@@ -53,10 +52,37 @@ def weighted_bm25(kb: KnowledgeBase, terms: dict[str, float], n: int) -> list[tu
             continue
         a, b = indptr[tid], indptr[tid + 1]
         np.add.at(scores, indices[a:b], w * data[a:b])
-    n = min(n, num_docs)
+    return scores
+
+
+def weighted_bm25(kb: KnowledgeBase, terms: dict[str, float], n: int) -> list[tuple[str, float]]:
+    """Top-n chunks for a weighted bag of (already tokenized) terms: sum_t w_t * BM25(t, d)."""
+    scores = _score_vector(kb, terms) if terms and n > 0 else None
+    if scores is None:
+        return []
+    ids = kb.bm25().ids
+    n = min(n, len(scores))
     top = np.argpartition(-scores, n - 1)[:n]
     top = top[np.argsort(-scores[top])]
-    return [(bm.ids[i], float(scores[i])) for i in top if scores[i] > 0]
+    return [(ids[i], float(scores[i])) for i in top if scores[i] > 0]
+
+
+def bm25_scores(kb: KnowledgeBase, terms: dict[str, float], ids: Sequence[str]) -> dict[str, float]:
+    """Exact (weighted) BM25 scores of the given chunks, 0 for chunks without the terms."""
+    scores = _score_vector(kb, terms)
+    if scores is None:
+        return {}
+    bm = kb.bm25()
+    pos = getattr(bm, "_qw_positions", None)
+    if pos is None:
+        pos = {cid: i for i, cid in enumerate(bm.ids)}
+        bm._qw_positions = pos  # type: ignore[attr-defined]
+    return {i: float(scores[pos[i]]) for i in ids if i in pos}
+
+
+def query_terms(query: str) -> dict[str, float]:
+    """A query as BM25 term weights (its tokens, counted)."""
+    return {t: float(c) for t, c in Counter(tokenize(query)).items()}
 
 
 def idf(kb: KnowledgeBase, terms: Sequence[str]) -> dict[str, float]:
@@ -119,6 +145,13 @@ def chunk_vectors(kb: KnowledgeBase, ids: Sequence[str]) -> dict[str, np.ndarray
         norm = float(np.linalg.norm(vec)) or 1.0
         out[i] = vec / norm
     return out
+
+
+def dense_scores(kb: KnowledgeBase, query_vector: Sequence[float], ids: Sequence[str]) -> dict[str, float]:
+    """Exact cosine similarities between a query vector and stored chunks."""
+    q = np.asarray(query_vector, dtype=np.float32)
+    q = q / (float(np.linalg.norm(q)) or 1.0)
+    return {i: float(v @ q) for i, v in chunk_vectors(kb, list(ids)).items()}
 
 
 def rocchio(query_vector: Sequence[float], feedback_ids: Sequence[str], kb: KnowledgeBase,

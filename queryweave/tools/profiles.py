@@ -6,9 +6,12 @@ measured ones (bench/results_retrieval.md): strategies that did not help stay of
 
 | profile  | pool | offline                      | with an LLM                         |
 |----------|------|------------------------------|-------------------------------------|
-| fast     | 50   | hybrid only                  | nothing                             |
-| balanced | 100  | hybrid + title links         | nothing unless switched on          |
-| accurate | 200  | + PRF, decomposition, rerank | + LLM variants, HyDE, LLM rerank    |
+| fast     | 50   | hybrid (z-score fusion) only | nothing                             |
+| balanced | 100  | hybrid + PRF + title links + feature rerank (query-gated) | nothing unless switched on |
+| accurate | 200  | balanced + decomposition     | + LLM variants, HyDE, LLM rerank    |
+
+Offline variants (`offline_variants`) and rule decomposition did not help in the measurements and
+are off unless switched on (`features="offline_variants=on"`).
 """
 
 from __future__ import annotations
@@ -33,15 +36,16 @@ class Profile:
     llm_variants: int
     hyde: bool
     rerank_depth: int = 50
+    llm_rerank: bool = False  # rerank with the LLM when one is configured (else the feature reranker)
 
 
 PROFILES: dict[str, Profile] = {
     "fast": Profile(pool=50, prf=False, offline_variants=False, decompose=False, links=False, rerank=False,
                     llm_variants=0, hyde=False),
-    "balanced": Profile(pool=100, prf=False, offline_variants=False, decompose=False, links=True, rerank=False,
+    "balanced": Profile(pool=100, prf=True, offline_variants=False, decompose=False, links=True, rerank=True,
                         llm_variants=0, hyde=False),
     "accurate": Profile(pool=200, prf=True, offline_variants=False, decompose=True, links=True, rerank=True,
-                        llm_variants=4, hyde=True, rerank_depth=100),
+                        llm_variants=4, hyde=True, rerank_depth=100, llm_rerank=True),
 }
 
 FEATURES = ("prf", "offline_variants", "decompose", "links", "rerank", "multi_query", "hyde", "doc2query", "result_cache")
@@ -85,14 +89,14 @@ def settings_for_context(ctx: Any, intent: str | None = None, llm: Any = None) -
                     rerank=bool(flags.get("rerank")))
     feature = ctx.feature
     if llm is None and (feature("multi_query", p.llm_variants > 0) or feature("hyde", p.hyde)
-                        or feature("rerank", p.rerank)):
+                        or (p.llm_rerank and feature("rerank", p.rerank))):
         from queryweave.models import get_chat_model
 
         try:
             llm = get_chat_model(ctx)
         except ValueError:
             llm = None
-    rerank = reranker_name(ctx, llm) if feature("rerank", p.rerank) else "none"
+    rerank = reranker_name(ctx, llm if p.llm_rerank else None) if feature("rerank", p.rerank) else "none"
     configured = int(getattr(ctx, "candidate_pool", 0) or 100)
     pool = {"fast": min(configured, p.pool), "accurate": max(configured, p.pool)}.get(ctx.profile, configured)
     return RetrievalSettings(

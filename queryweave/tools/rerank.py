@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -26,8 +25,9 @@ from pydantic import BaseModel, Field
 
 from queryweave.prompts import pick
 from queryweave.prompts.rewrite import RERANK_SYSTEM
+from queryweave.tools.expansion import entities  # noqa: F401 (re-exported)
 from queryweave.tools.links import title_key
-from queryweave.tools.text import cjk_ratio, detect_language, tokenize, words
+from queryweave.tools.text import cjk_ratio, detect_language, tokenize
 
 Candidates = list[dict[str, Any]]
 
@@ -58,24 +58,6 @@ def _doc_text(c: dict[str, Any]) -> str:
     meta = c.get("metadata") or {}
     return "\n".join(p for p in (str(c.get("title") or meta.get("title") or ""), c.get("heading") or "",
                                  c.get("text") or "") if p)
-
-
-_ENTITY = re.compile(r"\"([^\"]+)\"|“([^”]+)”|《([^》]+)》|'([^']{3,})'|"
-                     r"((?:[A-Z][\w'.-]*)(?:\s+(?:of|the|de|and|&)?\s*[A-Z][\w'.-]*)*)|"
-                     r"\b(\d[\d.,:/-]*\d|\d)\b|\b(\w+[_.]\w+(?:[_.]\w+)*)\b")
-
-
-def entities(query: str) -> list[str]:
-    """Names, numbers, identifiers and quoted strings of a query (lower-cased), question words left out."""
-    out = []
-    for m in _ENTITY.finditer(query):
-        ent = next(g for g in m.groups() if g)
-        if m.start() == 0 and m.group(5) and len(ent.split()) == 1:
-            continue  # the capitalised first word of a sentence is no name
-        out.append(ent.lower().strip())
-    if detect_language(query) == "zh":
-        out += [w.lower() for w in words(query) if re.search(r"[A-Za-z0-9]", w)]
-    return list(dict.fromkeys(e for e in out if len(e) > 1 or e.isdigit()))
 
 
 def _proximity(q_terms: set[str], doc_tokens: list[str]) -> float:

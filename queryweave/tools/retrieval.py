@@ -1,26 +1,38 @@
 """The retrieval pipeline shared by the graph's `retrieve` node and `queryweave eval retrieval`.
 
-Each query runs hybrid BM25 + dense (one query embedding, reused), fused with reciprocal-rank
-fusion. On top, per `RetrievalSettings`, further strategies each produce a ranking of their own:
-offline variants (`keywords`, `neighbours`), pseudo-relevance feedback (`PRF`: RM3 on BM25 +
-Rocchio on the embedding), LLM variants (`variant 1..n`), HyDE / Query2Doc (`HyDE`) and
-sub-questions (`sub-question 1..n`). The strategies' rankings are fused again (RRF or weighted
-score fusion) and every candidate keeps per-strategy provenance: `matched_by` has one entry per
+Each query runs hybrid BM25 + dense (one query embedding, reused), fused by z-scores: each list is
+standardised by its own mean and spread (so a retriever that is sure of its top hit weighs more for
+that query) and what a list lacks is filled with exact scores; RRF and min-max fusion are settings.
+On top, per `RetrievalSettings`, further strategies each produce a ranking of their own: offline
+variants (`keywords`, `neighbours`), pseudo-relevance feedback (`PRF`: RM3 on BM25 + Rocchio on the
+embedding), LLM variants (`variant 1..n`), HyDE / Query2Doc (`HyDE`) and sub-questions
+(`sub-question 1..n`). The strategies' rankings are fused again (`strategy_fusion`, RRF), the
+original's top `anchor` kept in place (the other strategies only reorder what lies below the first
+pass's best), and every candidate keeps per-strategy provenance: `matched_by` has one entry per
 strategy that found it ("original", "variant 2", "HyDE") and one per retriever inside it
-("original:bm25"). An optional reranker reorders the top `rerank_depth`; last, title links add the
-documents named in (or naming) the top candidates (`links`).
+("original:bm25"). An optional reranker reorders the top `rerank_depth`; last, title links bring in
+the documents named in (or naming) the top candidates (`links`). The query gate (`_gated`) runs
+feedback expansion only for descriptive questions and the feature reranker only for questions that
+name entities.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from queryweave.tools.fusion import Candidate, rrf, weighted_fusion
+from queryweave.tools.fusion import Candidate, rrf, weighted_fusion, zscore_fusion
 from queryweave.tools.kb import KnowledgeBase
-from queryweave.tools.prf import PRFSettings, rm3_terms, rocchio, weighted_bm25
+from queryweave.tools.prf import (
+    PRFSettings,
+    bm25_scores,
+    dense_scores,
+    query_terms,
+    rm3_terms,
+    rocchio,
+    weighted_bm25,
+)
+from queryweave.tools.query_vectors import query_vector
 
 STRATEGY_WEIGHTS: dict[str, dict[str, float]] = {
     "factual": {"dense": 1.0, "bm25": 1.0},
@@ -35,8 +47,9 @@ class RetrievalSettings:
     """How to retrieve: candidate pool per retriever, fusion, and which strategies run."""
 
     pool: int = 100
-    fusion: str = "rrf"  # how strategies (original, PRF, variants, links, ...) are fused
-    hybrid_fusion: str = "weighted"  # how BM25 and dense are fused for one query: weighted | rrf
+    fusion: str = "zscore"  # BM25 + dense inside one query: zscore | rrf | weighted
+    strategy_fusion: str = "rrf"  # across strategies (original, PRF, variants, ...): rrf | weighted
+    anchor: int = 2  # the original query's top `anchor` stay on top when other strategies are fused in
     weights: dict[str, float] = field(default_factory=lambda: {"dense": 1.0, "bm25": 1.0})
     rrf_k: int = 60
     prf: bool = False
@@ -48,7 +61,9 @@ class RetrievalSettings:
     links: bool = False  # one title-link hop from the top `link_seeds` (multi-hop questions)
     link_seeds: int = 2
     link_weight: float = 1.0
-    strategy_weights: dict[str, float] = field(default_factory=dict)  # per strategy label; default 1.0
+    query_gate: bool = True  # by question kind: PRF/offline variants for descriptive questions,
+    # the feature reranker for questions that name entities (see `_gated`)
+    strategy_weights: dict[str, float] = field(default_factory=lambda: {"PRF": 3.0})  # by label; default 1.0
     rerank: str = "none"  # features | llm | cross-encoder:/path | none
     rerank_depth: int = 50
     llm: Any = None  # the chat model for the LLM strategies (None = offline)
@@ -86,49 +101,6 @@ def settings_for(intent: str | None, pool: int = 100, ctx: Any = None) -> Retrie
                    llm=full.llm if full.hyde else None)
 
 
-_QVEC: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
-_QVEC_LOCK = threading.Lock()
-
-
-def _query_store():
-    """SQLite store of query embeddings in the cache dir (repeated questions and eval reruns skip the model)."""
-    import sqlite3
-
-    from queryweave.tools.embeddings import cache_dir
-
-    conn = sqlite3.connect(cache_dir() / "query_vectors.sqlite", timeout=30)
-    conn.execute("CREATE TABLE IF NOT EXISTS q (model TEXT, text TEXT, vec BLOB, PRIMARY KEY (model, text))")
-    return conn
-
-
-def query_vector(kb: KnowledgeBase, text: str) -> list[float]:
-    """The query's embedding, memoised in memory and on disk by (model, text)."""
-    import numpy as np
-
-    key = (kb.embedding_name, text)
-    with _QVEC_LOCK:
-        if key in _QVEC:
-            _QVEC.move_to_end(key)
-            return _QVEC[key]
-    conn = _query_store()
-    try:
-        row = conn.execute("SELECT vec FROM q WHERE model=? AND text=?", key).fetchone()
-        if row is not None:
-            vec = np.frombuffer(row[0], dtype=np.float32).tolist()
-        else:
-            vec = list(kb.embeddings.embed_query(text))
-            with conn:
-                conn.execute("INSERT OR REPLACE INTO q VALUES (?,?,?)",
-                             (*key, np.asarray(vec, dtype=np.float32).tobytes()))
-    finally:
-        conn.close()
-    with _QVEC_LOCK:
-        _QVEC[key] = vec
-        while len(_QVEC) > 4096:
-            _QVEC.popitem(last=False)
-    return vec
-
-
 def _allowed(kb: KnowledgeBase, where: dict | None) -> set[str] | None:
     if not where:
         return None
@@ -136,10 +108,24 @@ def _allowed(kb: KnowledgeBase, where: dict | None) -> set[str] | None:
 
 
 def _fuse(rankings: dict[str, list[tuple[str, float]]], settings: RetrievalSettings,
-          weights: dict[str, float] | None) -> list[Candidate]:
+          weights: dict[str, float] | None, kb: KnowledgeBase | None = None, terms: dict[str, float] | None = None,
+          vector: list[float] | None = None) -> list[Candidate]:
+    """Fuse one query's BM25 and dense lists (z-scores get exact scores for what a list lacks)."""
     if settings.fusion == "rrf":
         return rrf(rankings, weights, k=settings.rrf_k)
-    return weighted_fusion(rankings, weights)
+    if settings.fusion == "weighted":
+        return weighted_fusion(rankings, weights)
+
+    def fill(name: str, ids: list[str]) -> dict[str, float]:
+        if kb is None:
+            return {}
+        if name == "bm25" and terms:
+            return bm25_scores(kb, terms, ids)
+        if name == "dense" and vector is not None:
+            return dense_scores(kb, vector, ids)
+        return {}
+
+    return zscore_fusion(rankings, weights, fill)
 
 
 def hybrid(kb: KnowledgeBase, query: str, n: int, settings: RetrievalSettings, where: dict | None = None,
@@ -151,10 +137,7 @@ def hybrid(kb: KnowledgeBase, query: str, n: int, settings: RetrievalSettings, w
     if where:
         allowed = allowed if allowed is not None else _allowed(kb, where)
         sparse = [(i, s) for i, s in sparse if i in allowed]
-    rankings = {"bm25": sparse, "dense": dense}
-    if settings.hybrid_fusion == "weighted":  # min-max score fusion: above RRF on all three shared sets
-        return weighted_fusion(rankings, settings.weights)[:n]
-    return _fuse(rankings, settings, settings.weights)[:n]
+    return _fuse({"bm25": sparse, "dense": dense}, settings, settings.weights, kb, query_terms(query), vector)[:n]
 
 
 def _prf(kb: KnowledgeBase, query: str, first: list[Candidate], vector: list[float], settings: RetrievalSettings,
@@ -167,7 +150,19 @@ def _prf(kb: KnowledgeBase, query: str, first: list[Candidate], vector: list[flo
         sparse = [(i, s) for i, s in sparse if i in allowed][: settings.pool]
     moved = rocchio(vector, fb, kb, settings.prf_settings)
     dense = kb.dense_search(query, settings.pool, where=where, query_vector=moved)
-    return _fuse({"bm25": sparse, "dense": dense}, settings, settings.weights)
+    return _fuse({"bm25": sparse, "dense": dense}, settings, settings.weights, kb, terms, moved)
+
+
+def _gated(query: str, settings: RetrievalSettings) -> bool:
+    """True when the question names entities and the query gate is on.
+
+    Such questions are pinned down by their names: feedback expansion mostly adds drift there, while
+    the feature reranker's title/entity features are what it has to offer. Descriptive questions get
+    the opposite: expansion runs, the feature reranker does not.
+    """
+    from queryweave.tools.expansion import names_entities
+
+    return settings.query_gate and names_entities(query)
 
 
 def strategy_queries(kb: KnowledgeBase, query: str, settings: RetrievalSettings, first: list[Candidate],
@@ -176,7 +171,7 @@ def strategy_queries(kb: KnowledgeBase, query: str, settings: RetrievalSettings,
     from queryweave.tools import expansion
 
     out: dict[str, str] = {}
-    if settings.offline_variants:
+    if settings.offline_variants and not _gated(query, settings):
         out.update(expansion.offline_variants(kb, query, [c.id for c in first[:5]]))
     if settings.llm_variants and settings.llm is not None:
         for i, v in enumerate(expansion.llm_variants(settings.llm, query, settings.llm_variants), start=1):
@@ -199,7 +194,7 @@ def pipeline(kb: KnowledgeBase, query: str, k: int, settings: RetrievalSettings 
     vector = query_vector(kb, query)
     first = hybrid(kb, query, settings.pool, settings, where, vector, allowed)
     per_strategy: dict[str, list[Candidate]] = {"original": first}
-    if settings.prf and first:
+    if settings.prf and first and not _gated(query, settings):
         per_strategy["PRF"] = _prf(kb, query, first, vector, settings, where, allowed)
     queries = dict(extra_queries or {})
     queries.update(strategy_queries(kb, query, settings, first, sub_questions))
@@ -210,16 +205,21 @@ def pipeline(kb: KnowledgeBase, query: str, k: int, settings: RetrievalSettings 
         from queryweave.tools.expansion import hyde_document, query2doc
 
         doc = hyde_document(settings.llm, query)
-        if doc:
-            dense = kb.dense_search(doc, settings.pool, where=where, query_vector=kb.embeddings.embed_documents([doc])[0])
-            sparse = [(i, s) for i, s in kb.bm25_search(query2doc(query, doc), settings.pool)
-                      if allowed is None or i in allowed]
-            per_strategy["HyDE"] = _fuse({"bm25": sparse, "dense": dense}, settings, settings.weights)
+        if doc:  # HyDE: the pseudo-document's embedding; Query2Doc: query + document for BM25
+            hyde_vec = list(kb.embeddings.embed_documents([doc])[0])
+            sparse_q = query2doc(query, doc)
+            dense = kb.dense_search(doc, settings.pool, where=where, query_vector=hyde_vec)
+            sparse = [(i, s) for i, s in kb.bm25_search(sparse_q, settings.pool) if allowed is None or i in allowed]
+            per_strategy["HyDE"] = _fuse({"bm25": sparse, "dense": dense}, settings, settings.weights, kb,
+                                         query_terms(sparse_q), hyde_vec)
     fused = fuse_strategies(per_strategy, settings)
-    if settings.rerank != "none" and fused:
+    if settings.rerank != "none" and fused and (settings.rerank != "features" or not settings.query_gate
+                                                 or _gated(query, settings)):
         fused = rerank_candidates(kb, query, fused, settings, vector)
     if settings.links and fused:  # after reranking: better seeds, and the hop is not undone by the reranker
-        fused = add_links(kb, fused, settings, vector, allowed)
+        from queryweave.tools.links import add_links
+
+        fused = add_links(kb, fused, settings.link_seeds, settings.link_weight, settings.rrf_k, vector, allowed)
     return fused[: max(k, 0)]
 
 
@@ -229,36 +229,21 @@ def fuse_strategies(per_strategy: dict[str, list[Candidate]], settings: Retrieva
         (label, cands), = per_strategy.items()
         return [Candidate(c.id, c.score, {**c.matched_by, label: (r, c.score)}) for r, c in enumerate(cands, 1)]
     rankings = {label: [(c.id, c.score) for c in cands] for label, cands in per_strategy.items()}
-    fused = _fuse(rankings, settings, {lb: settings.strategy_weights.get(lb.split(" ")[0], 1.0) for lb in rankings})
+    weights = {lb: settings.strategy_weights.get(lb.split(" ")[0], 1.0) for lb in rankings}
+    if settings.strategy_fusion == "weighted":
+        fused = weighted_fusion(rankings, weights)
+    else:
+        fused = rrf(rankings, weights, k=settings.rrf_k)
     inner = {label: {c.id: c.matched_by for c in cands} for label, cands in per_strategy.items()}
     for c in fused:
         for label in list(c.matched_by):
             for retriever, v in inner[label].get(c.id, {}).items():
                 c.matched_by[f"{label}:{retriever}"] = v
+    anchors = [c.id for c in per_strategy.get("original", [])[: settings.anchor]]
+    if anchors:  # the first pass's best stay on top; the other strategies reorder what is below
+        by_id = {c.id: c for c in fused}
+        fused = [by_id[i] for i in anchors if i in by_id] + [c for c in fused if c.id not in set(anchors)]
     return fused
-
-
-def add_links(kb: KnowledgeBase, fused: list[Candidate], settings: RetrievalSettings,
-              vector: list[float] | None = None, allowed: set[str] | None = None) -> list[Candidate]:
-    """Keep the top `link_seeds`; fuse the rest with the chunks title-linked to them (label `links`)."""
-    from queryweave.tools.links import linked_ranking
-
-    m = settings.link_seeds
-    seeds = fused[:m]
-    linked = linked_ranking(kb, [c.id for c in seeds], vector, allowed)
-    if not linked:
-        return fused
-    rest = fused[m:]
-    merged = rrf({"fused": [(c.id, c.score) for c in rest], "links": linked},
-                 {"fused": 1.0, "links": settings.link_weight}, k=settings.rrf_k)
-    by_id = {c.id: c for c in rest}
-    out = list(seeds)
-    for m_c in merged:
-        c = by_id.get(m_c.id) or Candidate(m_c.id, 0.0, {})
-        if "links" in m_c.matched_by:
-            c.matched_by["links"] = m_c.matched_by["links"]
-        out.append(c)
-    return out
 
 
 def rerank_candidates(kb: KnowledgeBase, query: str, fused: list[Candidate], settings: RetrievalSettings,
