@@ -152,3 +152,26 @@ def test_title_links_find_the_second_hop(tmp_path: Path):
     cands = search(kb, [q], 4, replace(RetrievalSettings(), links=True, link_seeds=1))
     assert cands[0].id == by_doc["d1"]
     assert any("links" in c.matched_by for c in cands)
+
+
+def test_zscore_fusion_trusts_the_confident_list_and_fills_exact_scores():
+    from queryweave.tools.fusion import zscore_fusion
+
+    rankings = {"bm25": [("a", 30.0), ("b", 5.0), ("c", 4.0), ("d", 4.5)],  # a stands far above the rest
+                "dense": [("b", 0.82), ("c", 0.81), ("a", 0.80), ("e", 0.79)]}  # a flat, unsure list
+    fused = zscore_fusion(rankings)
+    assert fused[0].id == "a" and set(fused[0].matched_by) == {"bm25", "dense"}
+    filled = zscore_fusion(rankings, fill=lambda name, ids: {i: 40.0 for i in ids} if name == "bm25" else {})
+    assert filled[0].id == "e" and "bm25" not in filled[0].matched_by  # provenance only for real hits
+
+
+def test_query_gate_and_anchor(kb):
+    from queryweave.tools.expansion import names_entities
+
+    assert names_entities("What does statement_timeout do?") and names_entities("Who founded Gradle Inc?")
+    assert not names_entities("how long may a statement run, i.e. at most 10 seconds")
+    gated = search(kb, ["what does statement_timeout do"], 5, RetrievalSettings(prf=True))
+    assert "PRF" not in {lb for c in gated for lb in strategies_of(c)}
+    first = hybrid(kb, "how long may a statement run", 2, RetrievalSettings())
+    with_prf = search(kb, ["how long may a statement run"], 5, RetrievalSettings(prf=True, anchor=2))
+    assert [c.id for c in with_prf[:2]] == [c.id for c in first]
