@@ -55,6 +55,9 @@ def test_llm_variants_deduplicated_and_bounded():
     assert out == ["reuse task outputs", "speed up Gradle builds", "cache Gradle outputs", "Gradle incremental build"]
     assert llm_variants(ScriptedChatModel(responses=[RuntimeError("down")]), "q") == []
     assert llm_variants(None, "q") == []
+    echo = ScriptedChatModel(responses=[{"queries": ["Gradle build cache"]},  # a small model echoing the question
+                                        "1. reuse Gradle task outputs\n2. The answer is 42.\n- build cache settings"])
+    assert llm_variants(echo, "Gradle build cache") == ["reuse Gradle task outputs", "build cache settings"]
 
 
 def test_hyde_and_query2doc():

@@ -160,18 +160,28 @@ def offline_variants(kb, query: str, dense_top: list[str] | None = None, n_terms
 
 
 def llm_variants(llm: BaseChatModel | None, query: str, n: int = 4, lang: str | None = None) -> list[str]:
-    """3-5 LLM rephrasings of the query, deduplicated against each other and the original ([] on failure)."""
-    from queryweave.models import structured
+    """3-5 LLM rephrasings of the query, deduplicated against each other and the original ([] on failure).
+
+    Structured output first; when that yields nothing new (small local models often echo the
+    question), one plain-text call whose lines are kept only if they share a content word with the
+    question and are not much longer than it (an answer is not a query).
+    """
+    from queryweave.models import call_text, structured
 
     if llm is None:
         return []
     n = max(3, min(5, n))
     lang = lang or detect_language(query)
-    out = structured(llm, QueryVariants,
-                     [SystemMessage(pick(VARIANTS_SYSTEM, lang).format(n=n)), HumanMessage(query)], retries=1)
-    if out is None:
-        return []
-    return dedup([query] + [q for q in out.queries if isinstance(q, str)])[1 : n + 1]
+    messages = [SystemMessage(pick(VARIANTS_SYSTEM, lang).format(n=n)), HumanMessage(query)]
+    out = structured(llm, QueryVariants, messages, retries=0)
+    found = dedup([query] + [q for q in (out.queries if out else []) if isinstance(q, str)])[1:]
+    if not found:
+        raw = call_text(llm, messages, retries=0).value or ""
+        q_tokens = set(tokenize(query))
+        lines = [re.sub(r"^\s*(?:[-*•]|\d+[.)、])\s*", "", ln).strip() for ln in raw.splitlines()]
+        found = dedup([query] + [ln for ln in lines if ln and set(tokenize(ln)) & q_tokens
+                                 and len(ln) <= 3 * len(query) + 20])[1:]
+    return found[:n]
 
 
 def hyde_document(llm: BaseChatModel | None, query: str, lang: str | None = None) -> str | None:
