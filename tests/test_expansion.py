@@ -178,3 +178,15 @@ def test_query_gate_and_anchor(kb):
     first = hybrid(kb, "how long may a statement run", 2, RetrievalSettings())
     with_prf = search(kb, ["how long may a statement run"], 5, RetrievalSettings(prf=True, anchor=2))
     assert [c.id for c in with_prf[:2]] == [c.id for c in first]
+
+
+def test_fuse_candidate_dicts_for_parallel_sub_questions():
+    from queryweave.tools.fusion import fuse_candidate_dicts
+
+    a = [{"chunk_id": "x", "text": "X", "score": 0.9, "matched_by": {"bm25": {"rank": 1, "score": 3.0}}},
+         {"chunk_id": "y", "text": "Y", "score": 0.5}]
+    b = [{"chunk_id": "y", "text": "Y", "score": 0.8}, {"chunk_id": "z", "text": "Z", "score": 0.1}]
+    out = fuse_candidate_dicts({"sub-question 1": a, "sub-question 2": b}, k=2)
+    assert [c["chunk_id"] for c in out] == ["y", "x"]
+    assert set(out[0]["matched_by"]) == {"sub-question 1", "sub-question 2"}
+    assert out[1]["matched_by"]["bm25"] == {"rank": 1, "score": 3.0} and out[1]["text"] == "X"

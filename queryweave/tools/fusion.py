@@ -88,3 +88,25 @@ def zscore_fusion(rankings: Mapping[str, Ranking], weights: Mapping[str, float] 
             raw = have.get(doc_id, filled.get(doc_id, low))
             cand.score += w * (raw - mean) / sd
     return sorted(fused.values(), key=lambda c: (-c.score, c.id))
+
+
+def fuse_candidate_dicts(lists: Mapping[str, Sequence[dict]], k: int | None = None, rrf_k: int = 60) -> list[dict]:
+    """RRF over lists of candidate dicts (e.g. one per sub-question, retrieved in parallel).
+
+    Each dict keeps its fields; `score` becomes the fused score and `matched_by` gains one entry per
+    list that held it ({"rank", "score"}), so the answer can say "matched by: sub-question 2".
+    """
+    rankings = {label: [(str(c["chunk_id"]), float(c.get("score", 0.0))) for c in cands]
+                for label, cands in lists.items()}
+    by_id: dict[str, dict] = {}
+    for cands in lists.values():
+        for c in cands:
+            by_id.setdefault(str(c["chunk_id"]), c)
+    out = []
+    for cand in rrf(rankings, k=rrf_k)[:k]:
+        d = dict(by_id[cand.id])
+        d["matched_by"] = {**(d.get("matched_by") or {}),
+                           **{lb: {"rank": r, "score": round(s, 6)} for lb, (r, s) in cand.matched_by.items()}}
+        d["score"] = round(cand.score, 6)
+        out.append(d)
+    return out
