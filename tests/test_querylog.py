@@ -34,6 +34,8 @@ def test_log_feedback_and_summary(tmp_path: Path):
     (e,) = list(log.entries())
     assert (e.feedback, e.relevant_ids, e.result_ids, e.k) == (-1, ["b"], ["a", "b"], 5)
     assert log.summary() == {"factual/hybrid": {"n": 1, "mean_ms": 12.5, "up": 0, "down": 1}}
+    assert log.feedback_for_query("q", 1) and not log.feedback_for_query("never asked", 1)
+    assert next(log.entries()).feedback == 1
     log.close()
     assert RetrievalLog(tmp_path).count() == 1  # persisted in the data dir
 

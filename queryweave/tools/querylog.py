@@ -81,6 +81,12 @@ class RetrievalLog:
                 (1 if value > 0 else -1, json.dumps(relevant_ids) if relevant_ids else None, query_id))
         return cur.rowcount > 0
 
+    def feedback_for_query(self, query: str, value: int, relevant_ids: list[str] | None = None) -> bool:
+        """Attach feedback to the latest retrieval of this exact question (when the caller has no log id)."""
+        row = self.conn.execute("SELECT id FROM queries WHERE query=? ORDER BY ts DESC LIMIT 1",
+                                (query.strip(),)).fetchone()
+        return self.feedback(row["id"], value, relevant_ids) if row else False
+
     def entries(self, since: float = 0.0) -> Iterator[LogEntry]:
         """Every logged retrieval since a timestamp, oldest first."""
         for r in self.conn.execute("SELECT * FROM queries WHERE ts>=? ORDER BY ts", (since,)):
