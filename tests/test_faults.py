@@ -1,8 +1,10 @@
 """Model faults through the graph with `llm="openai"` pointed at loopback: endpoint down (a closed port),
 HTTP 500, slow (past `llm_timeout_s`), malformed JSON and schema-violating replies. Each run retries
 with backoff, then degrades to the rule layer with `degraded: true` and the reason; an endpoint that is
-unusable is not retried again by every later step. The same for an `openai:` embeddings endpoint:
-a clear `EmbeddingError` (CLI exit 2, HTTP 503), never a crash."""
+unusable is not retried again by every later step. The same for an `openai:` embeddings endpoint
+(500, refused, hanging): retries with backoff, then a question is answered from BM25 alone with the
+reason in `degraded_reasons` (generate and reflect skip their embedding steps); ingest, which cannot
+do without vectors, exits with a clear `EmbeddingError` (exit 2), never a crash."""
 
 from __future__ import annotations
 
@@ -24,9 +26,13 @@ QUESTION = "What is the default value of max_connections?"
 
 @pytest.fixture(autouse=True)
 def _fresh_breaker():
+    from queryweave.tools import embeddings
+
     models._COOLDOWN.clear()
+    embeddings._COOLDOWN.clear()
     yield
     models._COOLDOWN.clear()
+    embeddings._COOLDOWN.clear()
 
 
 def _ask(ctx, url, timeout_s=5.0):
@@ -149,20 +155,96 @@ def emb_kb(tmp_path_factory, corpus_dir):
         yield root, fake
 
 
-def test_embedding_endpoint_failure_is_a_clear_error(emb_kb, ctx):
-    from queryweave.tools.embeddings import EmbeddingError
+def _assert_bm25_only(out):
+    assert out["degraded"] is True
+    reasons = out["degraded_reasons"]
+    assert any(r.startswith("retrieve: embedding endpoint") and r.endswith("BM25-only retrieval")
+               for r in reasons), reasons
+    assert any(r.startswith("generate: embedding endpoint") for r in reasons), reasons
+    assert out["citations"] and "100" in out["answer"]  # BM25 alone still finds the passage
 
+
+@pytest.mark.parametrize("mode", ["500", "drop"])
+def test_embedding_endpoint_faults_degrade_to_bm25_only(emb_kb, ctx, mode, monkeypatch):
+    sleeps: list[float] = []
+    monkeypatch.setattr("queryweave.tools.embeddings.time.sleep", sleeps.append)
     root, fake = emb_kb
     ectx = replace(ctx, data_dir=str(root / "kb"), embedding="openai:fake-emb", embedding_base_url=fake.url)
     fake.mode = "ok"
-    assert graph.invoke({"question": QUESTION}, context=ectx)["citations"]
-    fake.mode = "500"
+    assert graph.invoke({"question": "What does statement_timeout do?"}, context=ectx)["citations"]
+    fake.mode = mode
     try:
-        with pytest.raises(EmbeddingError, match=r"embedding endpoint http://127\.0\.0\.1:\d+/v1 \(openai:fake-emb\) "
-                                                 r"failed: InternalServerError"):
-            graph.invoke({"question": "What does statement_timeout do?"}, context=ectx)
+        before = fake.hits["/v1/embeddings"]
+        out = graph.invoke({"question": QUESTION}, context=ectx)
+        _assert_bm25_only(out)
+        assert sleeps == [0.5, 1.0]  # three tries with backoff, then the endpoint cools down ...
+        assert fake.hits["/v1/embeddings"] - before == 3  # ... and no later step waits through retries
+        reflect = [r for r in out["degraded_reasons"] if r.startswith("reflect:")]
+        assert reflect and "graded without embeddings" in reflect[0] and "unavailable" in reflect[0]
     finally:
         fake.mode = "ok"
+
+
+def _copy(root, tmp_path):
+    """A private copy of the ingested data dir (open knowledge bases are cached per data dir)."""
+    shutil.copytree(root / "kb", tmp_path / "kb")
+    return str(tmp_path / "kb")
+
+
+def test_refused_embedding_endpoint_degrades(emb_kb, ctx, monkeypatch, tmp_path):
+    monkeypatch.setattr("queryweave.tools.embeddings.time.sleep", lambda s: None)
+    root, _ = emb_kb
+    dead = f"http://127.0.0.1:{free_port()}/v1"
+    out = graph.invoke({"question": QUESTION}, context=replace(
+        ctx, data_dir=_copy(root, tmp_path), embedding="openai:fake-emb", embedding_base_url=dead))
+    _assert_bm25_only(out)
+    assert any(f"embedding endpoint {dead} (openai:fake-emb) failed: APIConnectionError" in r
+               for r in out["degraded_reasons"])
+
+
+def test_hanging_embedding_endpoint_times_out_once_and_degrades(emb_kb, ctx, monkeypatch, tmp_path):
+    import time
+
+    from queryweave.tools import embeddings
+
+    root, _ = emb_kb
+    monkeypatch.setenv("QUERYWEAVE_EMBEDDING_TIMEOUT", "0.5")
+    with fake_openai(mode="slow", delay_s=3.0) as slow:
+        embeddings.get_embeddings.cache_clear()
+        t = time.perf_counter()
+        out = graph.invoke({"question": QUESTION}, context=replace(
+            ctx, data_dir=_copy(root, tmp_path), embedding="openai:fake-emb", embedding_base_url=slow.url))
+        elapsed = time.perf_counter() - t
+        hits = slow.hits["/v1/embeddings"]
+    embeddings.get_embeddings.cache_clear()
+    _assert_bm25_only(out)
+    assert any("Timeout" in r for r in out["degraded_reasons"] if r.startswith("retrieve:"))
+    assert hits == 1 and elapsed < 6  # a timeout is not waited out again, by this step or a later one
+
+
+def test_embedding_retries_back_off_then_cool_down(monkeypatch):
+    import httpx
+    import openai
+
+    from queryweave.tools.embeddings import EmbeddingError, EndpointEmbeddings, embedding_outage
+
+    sleeps: list[float] = []
+    monkeypatch.setattr("queryweave.tools.embeddings.time.sleep", sleeps.append)
+    emb = EndpointEmbeddings("openai:unit", "http://127.0.0.1:9/v1")
+    calls: list[str] = []
+
+    def down(text):
+        calls.append(text)
+        raise openai.APIConnectionError(request=httpx.Request("POST", "http://127.0.0.1:9/v1"))
+
+    monkeypatch.setattr(emb, "_client", type("C", (), {"embed_query": staticmethod(down)})())
+    with pytest.raises(EmbeddingError, match=r"failed: APIConnectionError"):
+        emb.embed_query("x")
+    assert sleeps == [0.5, 1.0] and len(calls) == 3
+    assert "unavailable, not retried" in embedding_outage(emb)
+    with pytest.raises(EmbeddingError, match="unavailable"):
+        emb.embed_query("y")
+    assert len(calls) == 3  # skipped while cooling down
 
 
 def test_ingest_with_the_embedding_endpoint_down_exits_clearly_and_keeps_the_catalog(emb_kb, tmp_path, capsys):
@@ -190,13 +272,14 @@ def test_ingest_with_the_embedding_endpoint_down_exits_clearly_and_keeps_the_cat
     assert Catalog(data / "catalog.sqlite").counts() == before  # nothing half-recorded
 
 
-def test_embedding_endpoint_down_is_503_in_the_api(emb_kb, tmp_path):
+def test_embedding_endpoint_down_degrades_in_the_api(emb_kb, tmp_path, monkeypatch):
     pytest.importorskip("langserve")
     from fastapi.testclient import TestClient
 
     from queryweave.graph.context import Context
     from queryweave.server.app import create_app
 
+    monkeypatch.setattr("queryweave.tools.embeddings.time.sleep", lambda s: None)
     root, _ = emb_kb
     data = tmp_path / "kb"
     shutil.copytree(root / "kb", data)
@@ -205,5 +288,6 @@ def test_embedding_endpoint_down_is_503_in_the_api(emb_kb, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         client = TestClient(create_app(ctx), raise_server_exceptions=False)
-    resp = client.post("/ask", json={"question": "How do Kafka partitions work?"})
-    assert resp.status_code == 503 and "embedding endpoint" in json.loads(resp.text)["detail"]
+    resp = client.post("/ask", json={"question": QUESTION})
+    assert resp.status_code == 200, resp.text
+    _assert_bm25_only(resp.json())

@@ -3,6 +3,8 @@
 With an LLM: the numbered passages go into the prompt and the answer's [n] markers become the
 citations. With `rules` (or when the LLM fails): an extractive answer of the best supporting
 sentences, each cited. Either way only passages actually cited are returned as citations.
+When the embedding endpoint is down the extractive answer is scored without the semantic term
+(lexical only) and the turn is flagged `degraded` with the reason.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from queryweave.models import call_text, get_chat_model, resolve_backend
 from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.prompts import pick
 from queryweave.prompts.generate import NOT_FOUND, SYSTEM
+from queryweave.tools.embeddings import embedding_outage
 from queryweave.tools.extractive import extract_answer
 from queryweave.tools.validation import fence_passages
 
@@ -43,6 +46,12 @@ def answer_with_llm(llm: Any, question: str, docs: list[dict[str, Any]], lang: s
     context = fence_passages(docs)  # passages are quoted data, never instructions
     result = call_text(llm, [SystemMessage(pick(SYSTEM, lang).format(context=context)), HumanMessage(question)])
     return result.value, result.error
+
+
+def embedding_down(ctx: Any) -> str | None:
+    """Why the knowledge base's embedding model is unavailable now (an endpoint cooling down after
+    failing), else None."""
+    return embedding_outage(knowledge_base(ctx).embeddings)
 
 
 def embedder(ctx: Any):
@@ -76,7 +85,12 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             return out | {"answer": text.strip(), "citations": citations, "confidence": round(conf, 3)}
         out |= {"degraded": True, "degraded_reasons": [f"generate: LLM failed ({error}); answered extractively"]}
     max_sent = SENTENCES_FOR_INTENT.get(state.get("intent") or "", 3)
-    ext = extract_answer(question, docs, max_sentences=max_sent, embed=embedder(ctx))
+    down = embedding_down(ctx)
+    ext = extract_answer(question, docs, max_sentences=max_sent, embed=None if down else embedder(ctx))
+    down = down or embedding_down(ctx)  # (or it failed just now: extract_answer fell back to lexical scores)
+    if down:
+        out |= {"degraded": True, "degraded_reasons": [*out.get("degraded_reasons", []),
+                                                       f"generate: {down}; answer scored without embeddings"]}
     if not ext.answer:
         return out | {"answer": pick(NOT_FOUND, lang), "citations": [], "confidence": round(0.2 * ext.coverage, 3)}
     conf = 0.6 * min(1.0, ext.coverage) + 0.4 * retrieval_confidence(docs)

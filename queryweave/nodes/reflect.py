@@ -6,6 +6,10 @@ rewrite/retrieve with a different plan (wider k, no filter, expansion) until `ma
 reached; then the best attempt is returned, flagged low confidence. Every attempt is kept in
 `attempts` so Studio shows the loop. Citations are marked `verified` when a claim they back is
 supported by their text.
+
+Degraded modes, each reported in `degraded_reasons`: when the LLM grader fails (endpoint down,
+malformed or incomplete verdicts) the offline grader answers; when the embedding endpoint is down,
+grading and the relevance score run without embeddings (lexical features only).
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from typing import Any
 from queryweave.graph.context import context_of
 from queryweave.models import get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
-from queryweave.nodes.generate import embedder
+from queryweave.nodes.generate import embedder, embedding_down
+from queryweave.tools.embeddings import EmbeddingError
 from queryweave.tools.grounding import groundedness
 from queryweave.tools.relevance import answer_relevance
 
@@ -42,9 +47,20 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     sources = [c.get("text", "") for c in citations]
     clean = _MARK.sub("", answer).strip()
     llm = get_chat_model(ctx)
-    embed = embedder(ctx)
+    down = embedding_down(ctx)
+    embed = None if down else embedder(ctx)
+    reasons: list[str] = []
     if citations and clean:
-        report = groundedness(clean, sources, embeddings=knowledge_base(ctx).embeddings, llm=llm)
+        embeddings = None if down else knowledge_base(ctx).embeddings
+        try:
+            report = groundedness(clean, sources, embeddings=embeddings, llm=llm)
+        except EmbeddingError as exc:  # the endpoint failed during grading: grade again without it
+            down = str(exc)
+            embed = None
+            report = groundedness(clean, sources, embeddings=None, llm=llm)
+        if llm is not None and report.method != "llm":
+            reasons.append("reflect: LLM grader failed (endpoint down or no usable verdicts); "
+                           "graded by the offline grader")
         verdicts = [{"claim": v.claim, "supported": v.supported, "score": round(v.score, 3),
                      "source": (citations[v.best_source]["chunk_id"] if v.best_source is not None
                                 and 0 <= v.best_source < len(citations) else None),
@@ -56,6 +72,9 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     else:
         verdicts, grounded, g_score, method = [], False, 0.0, "none"
     relevance = answer_relevance(question, clean, embed) if clean else 0.0
+    down = down or embedding_down(ctx)
+    if down:
+        reasons.append(f"reflect: {down}; graded without embeddings")
     confidence = combined_confidence(float(state.get("confidence") or 0.0), g_score, relevance)
     passed = bool(citations) and grounded and relevance >= MIN_RELEVANCE
     record = {"attempt": attempt_no, "queries": state.get("queries") or [question], "k": state.get("k"),
@@ -64,6 +83,8 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
               "confidence": confidence, "passed": passed, "grader": method}
     out: dict[str, Any] = {"attempt": attempt_no, "attempts": [record], "verdicts": verdicts,
                            "citations": citations, "confidence": confidence}
+    if reasons:
+        out |= {"degraded": True, "degraded_reasons": reasons}
     if passed:
         return out | {"reflection": {"action": "accept", "reason": "grounded and relevant"}}
     if attempt_no < max(1, ctx.max_attempts):

@@ -5,6 +5,10 @@ question's entities and fuses it with hybrid search (when the graph exists); the
 hybrid pipeline with what the profile and features switch on (PRF, variants, title links, cache).
 Rewrites and sub-questions from `rewrite` are fused in with per-query provenance. A few more than k
 candidates are kept for `rerank`.
+
+When the embedding endpoint fails (after its retries, or while it cools down) retrieval falls back
+to BM25 alone, fused across the queries by RRF and still honouring a metadata filter; the turn is
+flagged `degraded` with the reason.
 """
 
 from __future__ import annotations
@@ -13,8 +17,28 @@ from typing import Any
 
 from queryweave.graph.context import context_of
 from queryweave.nodes.common import knowledge_base, query_of, timed
-from queryweave.tools.fusion import rrf
+from queryweave.tools.embeddings import EmbeddingError
+from queryweave.tools.fusion import Candidate, rrf
+from queryweave.tools.kb import KnowledgeBase
 from queryweave.tools.retrieval import search, settings_for
+
+
+def bm25_only(kb: KnowledgeBase, queries: list[str], n: int, where: dict | None = None,
+              rrf_k: int = 60, pool: int = 100) -> list[Candidate]:
+    """Top `n` by BM25 alone for each query, fused by RRF (labels as in `search`: "original",
+    "variant 1", ...; each with its ":bm25" retriever), restricted to chunks matching `where`.
+    Needs no embedding model: the fallback when the embedding endpoint is down."""
+    allowed = set(kb.vectors.collection.get(where=where, include=[])["ids"]) if where else None
+    rankings: dict[str, list[tuple[str, float]]] = {}
+    for i, q in enumerate(q for q in queries if q and q.strip()):
+        hits = kb.bm25_search(q, max(pool, n) * (3 if where else 1))
+        if allowed is not None:
+            hits = [(d, s) for d, s in hits if d in allowed]
+        rankings["original" if i == 0 else f"variant {i}"] = hits
+    fused = rrf(rankings, k=rrf_k)
+    for c in fused:
+        c.matched_by.update({f"{label}:bm25": v for label, v in list(c.matched_by.items())})
+    return fused[:n]
 
 
 @timed("retrieve")
@@ -27,15 +51,20 @@ def retrieve(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     settings = settings_for(state.get("intent"), pool=ctx.candidate_pool, ctx=ctx)
     where = state.get("filters") or None
     depth = max(k, min(ctx.candidate_pool, 3 * k, 50))  # a few more than k, for the reranker to reorder
-    if state.get("intent") == "reasoning" and ctx.feature("entity_graph"):
-        from queryweave.tools.graph_retrieval import graph_search
+    out: dict[str, Any] = {}
+    try:
+        if state.get("intent") == "reasoning" and ctx.feature("entity_graph"):
+            from queryweave.tools.graph_retrieval import graph_search
 
-        candidates = graph_search(kb, queries[0], depth, settings, where=where)
-        if len(queries) > 1:
-            others = search(kb, queries[1:], depth, settings, where=where)
-            candidates = rrf({"graph": [(c.id, c.score) for c in candidates],
-                              "rewrites": [(c.id, c.score) for c in others]}, k=settings.rrf_k)[:depth]
-    else:
-        candidates = search(kb, queries, depth, settings, where=where)
+            candidates = graph_search(kb, queries[0], depth, settings, where=where)
+            if len(queries) > 1:
+                others = search(kb, queries[1:], depth, settings, where=where)
+                candidates = rrf({"graph": [(c.id, c.score) for c in candidates],
+                                  "rewrites": [(c.id, c.score) for c in others]}, k=settings.rrf_k)[:depth]
+        else:
+            candidates = search(kb, queries, depth, settings, where=where)
+    except EmbeddingError as exc:  # the embedding endpoint is down: keyword retrieval still answers
+        candidates = bm25_only(kb, queries, depth, where, settings.rrf_k, settings.pool)
+        out = {"degraded": True, "degraded_reasons": [f"retrieve: {exc}; BM25-only retrieval"]}
     docs = [h.as_dict() for h in kb.hits(candidates)]
-    return {"candidates": docs, "documents": docs[:k], "queries": queries}
+    return out | {"candidates": docs, "documents": docs[:k], "queries": queries}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -93,31 +94,73 @@ class EmbeddingError(ValueError):
     """An embedding endpoint failed (down, too slow, HTTP error, malformed reply); the message says which."""
 
 
-class EndpointEmbeddings(Embeddings):
-    """`openai:MODEL` at an OpenAI-compatible embeddings endpoint; any failure is an `EmbeddingError`
-    naming the endpoint, after the client's retries (2, with backoff)."""
+_COOLDOWN: dict[tuple[str, str], tuple[float, str]] = {}
+"""(model name, base URL) -> (monotonic time until which the endpoint is skipped, last error)."""
 
-    def __init__(self, name: str, base_url: str = "", timeout_s: float | None = None) -> None:
+
+def _endpoint_fault(exc: BaseException) -> bool:
+    from queryweave.models import endpoint_fault
+
+    return endpoint_fault(exc)
+
+
+class EndpointEmbeddings(Embeddings):
+    """`openai:MODEL` at an OpenAI-compatible embeddings endpoint.
+
+    A call is tried `retries + 1` times (3) with exponential backoff (0.5 s, 1 s) when the endpoint
+    itself fails (refused, HTTP 5xx, a body that is not JSON); a timeout is not waited out twice.
+    Any failure is an `EmbeddingError` naming the endpoint. An endpoint that failed that way is then
+    skipped for `QUERYWEAVE_EMBEDDING_COOLDOWN` seconds (30): later calls fail at once, so the graph's
+    steps degrade (BM25-only retrieval, no semantic scoring) without each waiting through retries.
+    """
+
+    def __init__(self, name: str, base_url: str = "", timeout_s: float | None = None,
+                 retries: int = 2, backoff_s: float = 0.5) -> None:
         from langchain_openai import OpenAIEmbeddings
 
         self.name = name
         self.base_url = base_url
+        self.retries = retries
+        self.backoff_s = backoff_s
         self._client = OpenAIEmbeddings(
             model=name.split(":", 1)[1],
             base_url=base_url or None,
             api_key=os.environ.get("OPENAI_API_KEY", "not-needed"),
             check_embedding_ctx_length=False,
-            max_retries=2,
+            max_retries=0,  # the retries (and their backoff) are ours, so a dead endpoint cools down
             timeout=timeout_s or float(os.environ.get("QUERYWEAVE_EMBEDDING_TIMEOUT", "30")),
         )
 
+    @property
+    def where(self) -> str:
+        """The endpoint, for messages."""
+        return self.base_url or "the OpenAI API"
+
+    def outage(self) -> str | None:
+        """Why the endpoint is being skipped right now (None when it is usable)."""
+        until, reason = _COOLDOWN.get((self.name, self.base_url), (0.0, ""))
+        left = until - time.monotonic()
+        if left > 0:
+            return (f"embedding endpoint {self.where} ({self.name}) unavailable, not retried for {left:.0f}s "
+                    f"more (last error: {reason})")
+        return None
+
     def _call(self, fn: Any, arg: Any) -> Any:
-        try:
-            return fn(arg)
-        except Exception as exc:
-            where = self.base_url or "the OpenAI API"
-            raise EmbeddingError(f"embedding endpoint {where} ({self.name}) failed: "
-                                 f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+        if (down := self.outage()) is not None:
+            raise EmbeddingError(down)
+        for attempt in range(self.retries + 1):
+            try:
+                return fn(arg)
+            except Exception as exc:
+                error = f"{type(exc).__name__}: {str(exc)[:200]}"
+                fault = _endpoint_fault(exc)
+                if not fault or "Timeout" in type(exc).__name__ or attempt == self.retries:
+                    if fault:
+                        cool = float(os.environ.get("QUERYWEAVE_EMBEDDING_COOLDOWN", "30"))
+                        _COOLDOWN[(self.name, self.base_url)] = (time.monotonic() + cool, error)
+                    raise EmbeddingError(f"embedding endpoint {self.where} ({self.name}) failed: {error}") from exc
+            time.sleep(self.backoff_s * (2**attempt))
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed passages at the endpoint."""
@@ -126,6 +169,13 @@ class EndpointEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """Embed a query at the endpoint."""
         return self._call(self._client.embed_query, text)
+
+
+def embedding_outage(emb: Embeddings) -> str | None:
+    """Why `emb` (or the endpoint model inside a cache wrapper) is unavailable now; None when it is
+    usable or is a local model (local models do not go down)."""
+    base = getattr(emb, "underlying_embeddings", emb)
+    return base.outage() if isinstance(base, EndpointEmbeddings) else None
 
 
 def _minilm_path() -> str:
