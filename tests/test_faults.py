@@ -8,7 +8,6 @@ do without vectors, exits with a clear `EmbeddingError` (exit 2), never a crash.
 
 from __future__ import annotations
 
-import json
 import shutil
 import warnings
 from dataclasses import replace
