@@ -106,11 +106,18 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A dropped connection (mode `drop`) is the point, not an error to print on stderr."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass
+
+
 @contextlib.contextmanager
 def fake_openai(**kwargs: Any) -> Iterator[FakeOpenAI]:
     """Run a `FakeOpenAI` on 127.0.0.1:<free port>; `.url` is its `/v1` base URL."""
     state = FakeOpenAI(**kwargs)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+    server = _QuietServer(("127.0.0.1", 0), _handler(state))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
