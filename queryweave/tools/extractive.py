@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from queryweave.tools.glossary import cross_terms
 from queryweave.tools.text import detect_language, split_sentences, tokenize
 
 Embed = Callable[[list[str]], Any]  # texts -> (n, d) normalised vectors; the question is texts[0]
@@ -29,6 +30,14 @@ Embed = Callable[[list[str]], Any]  # texts -> (n, d) normalised vectors; the qu
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# Questions whose answer is a number or a value ("默认是多少", "how many", "what is the default").
+_ASKS_VALUE = re.compile(r"多少|几个|几秒|多大|多长|默认|上限|how (?:many|much|long|large)|\bdefault\b|"
+                         r"\bmaximum\b|\bminimum\b|\blimit\b|\bsize\b|\bvalue\b", re.I)
+# Questions that ask for a command or code, where a code block is an answer and not noise.
+_ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\bcode\b|\bexample\b|\bsnippet\b|"
+                        r"\bhow (?:do|can) (?:i|you) (?:check|see|run|list|show)\b", re.I)
+_DIGIT = re.compile(r"\d")
+CODE_PREFIX = "code: "
 
 
 @dataclass
@@ -52,9 +61,23 @@ def answer_units(text: str) -> list[str]:
             units.extend(split_sentences(" ".join(paragraph)))
             paragraph.clear()
 
+    code: list[str] | None = None
     for line in text.splitlines():
         stripped = line.strip()
-        if not stripped or _HEADING.match(line) or stripped.startswith("```"):
+        if stripped.startswith("```"):
+            flush()
+            if code is None:
+                code = []
+            else:  # a fenced block is one unit, marked as code
+                if code:
+                    units.append(CODE_PREFIX + " ".join(code))
+                code = None
+            continue
+        if code is not None:
+            if stripped:
+                code.append(stripped)
+            continue
+        if not stripped or _HEADING.match(line):
             flush()
             header = None if not stripped.startswith("|") else header
             continue
@@ -84,6 +107,20 @@ def _idf(unit_tokens: list[set[str]]) -> dict[str, float]:
     return {t: math.log(1 + n / c) for t, c in df.items()}
 
 
+def _coverage(q_tokens: set[str], q_cross: dict[str, set[str]], toks: set[str],
+              idf: dict[str, float]) -> float:
+    """IDF weight of the question terms a unit contains; a term met only by a translation counts 0.8."""
+    total = 0.0
+    for t in q_tokens:
+        if t in toks:
+            total += idf.get(t, 0.0)
+        else:
+            hits = q_cross.get(t, set()) & toks
+            if hits:
+                total += 0.8 * max(idf.get(h, 0.0) for h in hits)
+    return total
+
+
 def _similarities(question: str, units: list[str], embed: Embed | None) -> np.ndarray | None:
     """Min-max normalised similarity of the question to each unit (given with its context window)."""
     if embed is None or not units:
@@ -102,6 +139,10 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
                    semantic_weight: float = 0.3) -> ExtractiveAnswer:
     """Answer `question` from `documents` (dicts with chunk_id, source, text) by extracting units."""
     q_tokens = set(tokenize(question))
+    # Each question term is also met by its other-language equivalents (weighted a little lower).
+    q_cross = {t: cross_terms({t}) for t in q_tokens}
+    asks_value = bool(_ASKS_VALUE.search(question))
+    asks_code = bool(_ASKS_CODE.search(question))
     cands: list[tuple[int, int, str, set[str]]] = []
     windows: list[str] = []
     for d_idx, doc in enumerate(documents):
@@ -123,9 +164,13 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         if alone is not None and in_context is not None and detect_language(unit) != q_lang:
             # Across languages few terms match: trust the embedding more, and read the unit in context.
             w_sem, sem = 0.75, 0.5 * (float(alone[i]) + float(in_context[i]))
-        cov = sum(idf.get(t, 0.0) for t in q_tokens & toks) / q_weight if q_tokens else 0.0
+        cov = _coverage(q_tokens, q_cross, toks, idf) / q_weight if q_tokens else 0.0
         brevity = 1.0 / (1.0 + max(0, len(toks) - 40) / 40)  # long run-on units read badly
         score = ((1 - w_sem) * cov + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
+        if unit.startswith(CODE_PREFIX) and not asks_code:
+            score *= 0.5  # a bare code line rarely answers a question in words
+        elif asks_value and cov > 0 and _DIGIT.search(unit):
+            score *= 1.15  # the question wants a value and this unit states one
         if cov > 0 or sem > 0.8:
             scored.append((score, cov, d_idx, u_idx, unit))
     scored.sort(key=lambda x: -x[0])
@@ -150,7 +195,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             doc = documents[d_idx]
             citations.append({"n": cite_no[d_idx], "chunk_id": doc.get("chunk_id"), "source": doc.get("source"),
                               "title": doc.get("title", ""), "text": doc.get("text", "")})
-        parts.append(f"{unit} [{cite_no[d_idx]}]")
+        shown = f"`{unit[len(CODE_PREFIX):]}`" if unit.startswith(CODE_PREFIX) else unit
+        parts.append(f"{shown} [{cite_no[d_idx]}]")
         sentences.append({"text": unit, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
     joiner = "" if q_lang == "zh" else " "
     coverage = max(c[1] for c in chosen)

@@ -1,0 +1,68 @@
+"""Extractive answers (the rules back-end's answerer): units, cross-language question words, code blocks."""
+
+from __future__ import annotations
+
+from queryweave.tools.extractive import answer_units, extract_answer
+from queryweave.tools.glossary import cross_terms
+from queryweave.tools.text import tokenize
+
+POSTGRES = """# PostgreSQL max_connections
+
+`max_connections` sets how many concurrent client connections a PostgreSQL server accepts. The
+default is **100** (initdb may choose a lower value). Changing it requires a server restart.
+
+## Checking usage
+
+```sql
+SHOW max_connections;
+SELECT state, count(*) FROM pg_stat_activity GROUP BY state;
+```
+"""
+
+HIKARI = """| Setting | Default | Meaning |
+|---|---|---|
+| maximumPoolSize | 10 | most connections the pool opens |
+| connectionTimeout | 30000 ms | longest wait for a connection |
+"""
+
+
+def _doc(text: str, n: int = 1) -> dict:
+    return {"chunk_id": f"c{n}", "source": f"doc{n}.md", "title": "", "text": text}
+
+
+def test_code_block_is_one_unit_not_prose() -> None:
+    units = answer_units(POSTGRES)
+    code = [u for u in units if u.startswith("code: ")]
+    assert len(code) == 1 and "SHOW max_connections;" in code[0] and "pg_stat_activity" in code[0]
+    assert not any(u.startswith("SHOW") for u in units)
+
+
+def test_table_rows_carry_their_header() -> None:
+    units = answer_units(HIKARI)
+    assert any("maximumPoolSize" in u and "Default: 10" in u for u in units)
+
+
+def test_glossary_maps_both_ways() -> None:
+    assert set(tokenize("default")) <= cross_terms({"默认"})
+    assert "默认" in cross_terms(set(tokenize("default")))
+    assert cross_terms({"postgresql"}) == set()
+
+
+def test_chinese_question_finds_english_default_without_embeddings() -> None:
+    # No embedding model: only the glossary can connect 默认 to "default".
+    ans = extract_answer("PostgreSQL 的 max_connections 默认是多少？", [_doc(POSTGRES)], max_sentences=2)
+    assert "100" in ans.answer
+    assert ans.citations and ans.citations[0]["source"] == "doc1.md"
+
+
+def test_value_question_prefers_the_unit_with_a_value() -> None:
+    ans = extract_answer("What is the default max_connections?", [_doc(POSTGRES)], max_sentences=1)
+    assert "100" in ans.answer
+
+
+def test_code_answers_only_questions_that_ask_for_commands() -> None:
+    plain = extract_answer("What does max_connections set?", [_doc(POSTGRES)], max_sentences=1)
+    assert "pg_stat_activity" not in plain.answer
+    how = extract_answer("Which command shows max_connections and pg_stat_activity usage?",
+                         [_doc(POSTGRES)], max_sentences=1)
+    assert "`SHOW max_connections;" in how.answer
