@@ -144,3 +144,32 @@ def test_screenshot_question_through_the_api(kb_dir, tmp_path, screenshot):
 def test_tesseract_binary_matches_status():
     assert (ocr_tool.ocr_status() is None) == (shutil.which("tesseract") is not None
                                                and "chi_sim" in ocr_tool._installed_languages("tesseract"))
+
+
+def test_node_cleans_the_merged_question_like_a_typed_one(monkeypatch):
+    from queryweave.tools.validation import MAX_QUESTION_CHARS
+
+    nasty = "too many\x00 clients\u202e\x1b[31m already\ufeff " + "word " * 3000
+    monkeypatch.setattr("queryweave.nodes.ocr.ocr_image", lambda image: nasty)
+    typed = "How do I fix this error? " + "x" * 3900
+    out = ocr({"question": typed, "image": "screen.png", "input_notes": ["typed note"]})
+    q = out["question"]
+    assert len(q) <= MAX_QUESTION_CHARS and q.startswith("How do I fix this error? ")  # capped, question first
+    assert not any(ch in q for ch in "\x00\u202e\x1b\ufeff")
+    assert out["input_notes"][0] == "typed note"
+    assert any("control or invisible characters removed" in n for n in out["input_notes"])
+    assert any(f"to {MAX_QUESTION_CHARS} characters" in n for n in out["input_notes"])
+    short = ocr({"question": "fix?", "image": "screen.png"})
+    assert "too many clients" in short["question"] and "\x00" not in short["question"]
+
+
+def test_graph_caps_a_question_grown_by_its_image(ctx, monkeypatch):
+    from dataclasses import replace
+
+    from queryweave.graph.builder import graph
+    from queryweave.tools.validation import MAX_QUESTION_CHARS
+
+    monkeypatch.setattr("queryweave.nodes.ocr.ocr_image", lambda image: "max_connections\x07 " * 600)
+    out = graph.invoke({"question": "What is the default value? " + "y " * 1980, "image": "screen.png"},
+                       context=replace(ctx, features="reflect=off"))
+    assert len(out["resolved_query"]) <= MAX_QUESTION_CHARS and "\x07" not in out["resolved_query"]

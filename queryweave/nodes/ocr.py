@@ -3,6 +3,9 @@
 Runs before `resolve`, so coreference, intent and retrieval all see the merged question. The image is
 consumed (cleared from the state) so the next turn of the thread does not read it again. Without
 tesseract the question goes on unchanged and the run is flagged degraded with a clear reason.
+The merged question is cleaned like a typed one (`tools.validation.sanitize_question`: control and
+invisible characters removed, the length capped at `MAX_QUESTION_CHARS`, the question's own text kept
+first); what cleaning changed is added to `input_notes`.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 from queryweave.nodes.common import timed
 from queryweave.tools.ocr import OcrUnavailable, merge_question, ocr_image
 from queryweave.tools.text import detect_language
+from queryweave.tools.validation import sanitize_question
 
 
 @timed("ocr")
@@ -29,7 +33,10 @@ def ocr(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         return {"image": "", "degraded": True, "degraded_reasons": [f"ocr: could not read the image ({exc})"]}
     if not text:
         return {"image": "", "degraded_reasons": ["ocr: no text found in the image"]}
-    out: dict[str, Any] = {"image": "", "question": merge_question(question, text)}
+    cleaned = sanitize_question(merge_question(question, text))
+    out: dict[str, Any] = {"image": "", "question": cleaned.text}
+    if cleaned.notes:
+        out["input_notes"] = [*(state.get("input_notes") or []), *(f"image text: {n}" for n in cleaned.notes)]
     if not question.strip():  # an image alone: answer in the image's language
-        out["language"] = detect_language(text)
+        out["language"] = detect_language(cleaned.text)
     return out
