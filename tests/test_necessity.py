@@ -22,7 +22,7 @@ def test_no_retrieval_cases(text, kind):
 def test_reply_language_and_says_no_retrieval():
     zh = needs_retrieval("你好").reply
     en = needs_retrieval("hello").reply
-    assert "不需要检索" in zh and "retrieval" in en.lower()
+    assert "无需检索" in zh and "retrieval" in en.lower()
 
 
 def test_arithmetic_is_computed():

@@ -35,6 +35,10 @@ def run_question(ctx: Context, question: str | None, thread_id: str | None = Non
         value = interrupts[0].value if hasattr(interrupts[0], "value") else interrupts[0]
         result["clarification"] = value
         result.setdefault("answer", "")
+    if not result.get("backend"):  # a pause before any answering node still says which back-end runs
+        from queryweave.models import resolve_backend
+
+        result["backend"] = resolve_backend(ctx)
     result["thread_id"] = thread_id
     return result
 
@@ -74,7 +78,8 @@ def print_human(out: dict[str, Any]) -> None:
         return
     print(out["answer"])
     for i, c in enumerate(out["citations"], 1):
-        print(f"  [{i}] {c['title'] or c['source']} ({c['source']})")
+        where = f" ({c['source']})" if c.get("source") and c["source"] != c.get("title") else ""
+        print(f"  [{i}] {c['title'] or c['source'] or c['chunk_id']}{where}")
     print(f"-- intent={out['intent']} route={out['route']} k={out['k']} confidence={out['confidence']} "
           f"backend={out['backend']} thread={out['thread_id']}")
 

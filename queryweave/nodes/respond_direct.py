@@ -25,9 +25,10 @@ def respond_direct(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]
         res = call_text(llm, [SystemMessage(pick(DIRECT_SYSTEM, lang)), HumanMessage(query_of(state))])
         if res.value:
             answer = res.value.strip()
+            if pick(NO_RETRIEVAL, lang) not in answer:  # the rule replies say so already; the LLM's do not
+                answer = f"{answer} {pick(NO_RETRIEVAL, lang)}"
         else:
             out |= {"degraded": True, "degraded_reasons": [f"respond_direct: LLM failed ({res.error})"]}
-    note = pick(NO_RETRIEVAL, lang)
-    if note not in answer:
-        answer = f"{answer} {note}".strip()
+    if not answer:
+        answer = pick(NO_RETRIEVAL, lang)
     return out | {"answer": answer, "confidence": 1.0 if state.get("intent") in {"greeting", "chitchat"} else 0.5}

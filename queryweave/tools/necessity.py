@@ -131,7 +131,7 @@ def _reply(kind: str, lang: str, extra: str = "") -> str:
         "configured to carry it out directly.",
     }
     base = extra or (zh if lang == "zh" else en)[kind]
-    note = "（这条消息不需要检索知识库。）" if lang == "zh" else " (No knowledge-base retrieval was needed for this.)"
+    note = "（这条消息无需检索知识库。）" if lang == "zh" else " (No knowledge-base retrieval was needed for this.)"
     return base + note
 
 
