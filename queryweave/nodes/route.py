@@ -5,7 +5,8 @@ to write the query), scored by how many of the question's terms name their table
 or properties, plus data-question cues ("how many", "平均", "列出"); macro questions go to the
 summary layer; an extractable metadata filter (years, tags, authors) or a constraint carried from
 earlier turns goes to self-query; everything else to vector search. The LLM decides when two
-structured sources tie.
+structured sources tie. An embedded kuzu graph that a writer holds (busy) is skipped for this turn:
+the question goes on to the other routes and the turn is flagged `degraded` with the reason.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from queryweave.models import call_structured, get_chat_model
 from queryweave.nodes.common import query_of, timed
 from queryweave.prompts import pick
 from queryweave.prompts.route import SOURCES, SYSTEM
+from queryweave.tools.cypher.store import StoreBusyError
 from queryweave.tools.sources import graph_vocabulary, sql_vocabulary
 from queryweave.tools.text import tokenize
 
@@ -58,8 +60,10 @@ def _has_filter(state: dict[str, Any]) -> bool:
     return bool(conditions(extract(query_of(state), DEFAULT_SCHEMA).structured_query))
 
 
-def structured_scores(ctx: Any, question: str, has_llm: bool) -> dict[str, float]:
-    """Scores of the registered structured sources (empty without an LLM to write queries)."""
+def structured_scores(ctx: Any, question: str, has_llm: bool,
+                      skipped: list[str] | None = None) -> dict[str, float]:
+    """Scores of the registered structured sources (empty without an LLM to write queries). A graph
+    store that is busy (held by a writer) gets no score; why is appended to `skipped`."""
     scores: dict[str, float] = {}
     if not has_llm:
         return scores
@@ -67,7 +71,11 @@ def structured_scores(ctx: Any, question: str, has_llm: bool) -> dict[str, float
     if ctx.sql_url:
         scores["sql"] = _overlap(question, sql_vocabulary(ctx.sql_url)) + cue
     if ctx.graph_url:
-        scores["cypher"] = _overlap(question, graph_vocabulary(ctx.graph_url)) + cue
+        try:
+            scores["cypher"] = _overlap(question, graph_vocabulary(ctx.graph_url)) + cue
+        except StoreBusyError as exc:
+            if skipped is not None:
+                skipped.append(f"route: {exc}; the Cypher route was skipped")
     return scores
 
 
@@ -77,7 +85,9 @@ def route(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     ctx = context_of(runtime)
     question = query_of(state)
     llm = get_chat_model(ctx)
-    scores = {k: v for k, v in structured_scores(ctx, question, llm is not None).items() if v >= 0.5}
+    skipped: list[str] = []
+    scores = {k: v for k, v in structured_scores(ctx, question, llm is not None, skipped).items() if v >= 0.5}
+    out: dict[str, Any] = {"degraded": True, "degraded_reasons": skipped} if skipped else {}
     if scores:
         ranked = sorted(scores, key=lambda k: -scores[k])
         choice = ranked[0]
@@ -88,9 +98,10 @@ def route(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
                                                        HumanMessage(question)])
             if res.value is not None:
                 choice = res.value.route
-        return {"route": choice, "route_reason": f"schema terms in the question ({scores})"}
+        return out | {"route": choice, "route_reason": f"schema terms in the question ({scores})"}
     if ctx.feature("summaries") and _is_macro(question):
-        return {"route": "summary", "route_reason": "a macro question about the whole knowledge base"}
+        return out | {"route": "summary", "route_reason": "a macro question about the whole knowledge base"}
     if ctx.feature("self_query") and _has_filter(state):
-        return {"route": "self_query", "route_reason": "a metadata filter in the question or the conversation"}
-    return {"route": "vector", "route_reason": "plain hybrid search"}
+        return out | {"route": "self_query",
+                      "route_reason": "a metadata filter in the question or the conversation"}
+    return out | {"route": "vector", "route_reason": "plain hybrid search"}

@@ -14,6 +14,10 @@ from queryweave.server.service import QueryService, ServiceError
 
 router = APIRouter()
 
+RETRY_AFTER_S = 5
+"""Seconds a client is told to wait (`Retry-After`) when a store is busy or an endpoint is cooling down."""
+TRANSIENT_ERRORS = ("StoreBusyError", "KnowledgeBaseBusyError", "StoreLockedError", "EmbeddingError")
+
 
 def service_of(request: Request) -> QueryService:
     """The app's `QueryService`."""
@@ -21,9 +25,13 @@ def service_of(request: Request) -> QueryService:
 
 
 def service_error(request: Request, exc: Exception) -> JSONResponse:
-    """Exception handler: a `ServiceError` (or a missing knowledge base) as a JSON error with its status."""
+    """Exception handler: a `ServiceError` as a JSON error with its status; a missing knowledge base,
+    a busy store or an unusable embedding endpoint as 503, the transient ones (busy, locked, endpoint
+    down) with `Retry-After: RETRY_AFTER_S` so clients know to come back."""
     status = exc.status if isinstance(exc, ServiceError) else 503
-    return JSONResponse({"detail": str(exc)}, status_code=status)
+    transient = any(c.__name__ in TRANSIENT_ERRORS for c in type(exc).__mro__)
+    headers = {"Retry-After": str(RETRY_AFTER_S)} if status == 503 and transient else None
+    return JSONResponse({"detail": str(exc)}, status_code=status, headers=headers)
 
 
 def validation_error(request: Request, exc: Exception) -> JSONResponse:
