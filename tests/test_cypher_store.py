@@ -10,7 +10,13 @@ from queryweave.testing import ScriptedChatModel
 from queryweave.tools.cypher.loader import declared_properties, load_script
 from queryweave.tools.cypher.script import ScriptError, parse_script
 from queryweave.tools.cypher.store import GraphStore, KuzuStore, Neo4jStore, StoreBusyError, open_store
-from queryweave.tools.cypher.text_to_cypher import TextToCypher, extract_cypher, kuzu_compat
+from queryweave.tools.cypher.text_to_cypher import (
+    TextToCypher,
+    explain_error,
+    extract_cypher,
+    kuzu_compat,
+    naive_cypher,
+)
 
 SCRIPT = textwrap.dedent(
     """\
@@ -189,3 +195,33 @@ def test_extract_and_compat():
     assert extract_cypher("Here you go:\n```cypher\nMATCH (n) RETURN n;\n```") == "MATCH (n) RETURN n"
     assert extract_cypher("MATCH (n) RETURN n\n\nThis returns all nodes.") == "MATCH (n) RETURN n"
     assert kuzu_compat("RETURN toLower(p.name), 'type(x)'") == "RETURN lower(p.name), 'type(x)'"
+
+
+def test_errors_get_schema_hints_and_the_repair_turn_lists_every_try(graph_path):
+    store = KuzuStore(graph_path)
+    schema = store.schema()
+    assert "property title exists on: Movie.title" in explain_error(schema, "Binder exception: Cannot find property title for p.")
+    assert "the properties are:" in explain_error(schema, "Binder exception: Cannot find property colour for p.")
+    assert "after RETURN or WITH" in explain_error(schema, "Parser exception: Invalid input <MATCH (m:Movie) ORDER>: x")
+    assert "WITH x, count(y)" in explain_error(schema, "Cannot evaluate expression with type AGGREGATE_FUNCTION.")
+    assert explain_error(schema, "something else") == "something else"
+    llm = ScriptedChatModel(responses=[
+        "MATCH (p:Person) RETURN p.title",
+        "MATCH (m:Movie) ORDER BY m.title RETURN m.title",
+        "MATCH (m:Movie) RETURN m.title ORDER BY m.title LIMIT 1",
+    ])
+    answer = TextToCypher(store, llm).ask("Which movie comes first by title?")
+    assert answer.ok and answer.rows == [{"m.title": "The Devil's Advocate"}] and len(answer.attempts) == 3
+    last = llm.calls[2][-1].content
+    assert "p.title" in last and "Movie.title" in last and "after RETURN or WITH" in last
+    assert len(llm.calls[2]) == 2  # system + one fresh user turn, not a growing conversation
+    store.close()
+
+
+def test_naive_cypher_is_one_shot(graph_path):
+    store = KuzuStore(graph_path)
+    llm = ScriptedChatModel(responses=["MATCH (p:Person) RETURN p.title", "MATCH (p:Person) RETURN p.name"])
+    answer = naive_cypher(store, llm, "Who are the people?")
+    assert not answer.ok and "Cannot find property" in answer.error and len(llm.calls) == 1
+    assert "Question: Who are the people?" in llm.calls[0][0].content and "ACTED_IN" in llm.calls[0][0].content
+    store.close()

@@ -147,5 +147,9 @@ def test_error_feedback_names_the_table_that_has_the_column(db_path):
     assert "similar columns: concert.concert_name" in explain_error(db, "no such column: concertname")
     assert "the tables are:" in explain_error(db, "no such table: singers")
     llm = ScriptedChatModel(responses=["SELECT T1.name FROM concert AS T1", "SELECT name FROM singer"])
-    TextToSQL(db, llm).ask("List the singers")
+    TextToSQL(db, llm, fix_schema=False).ask("List the singers")
     assert "singer.name" in llm.calls[1][-1].content
+    # with the schema repair on (the default), the same query is fixed without asking again
+    llm = ScriptedChatModel(responses=["SELECT T1.name FROM concert AS T1"])
+    answer = TextToSQL(db, llm).ask("List the singers")
+    assert answer.ok and len(llm.calls) == 1 and sorted(answer.rows)[0] == ("Joe Sharp",)

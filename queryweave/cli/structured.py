@@ -107,7 +107,8 @@ def run_eval_cypher(args: argparse.Namespace) -> int:
     llm = _llm(args)
     if llm is None:
         return fail("Text-to-Cypher needs an LLM back-end: pass --llm openai|llamacpp or --model-url URL")
-    return _report(args, evaluate_cypher(args.dir, llm, limit=args.limit, progress=_progress(args)))
+    return _report(args, evaluate_cypher(args.dir, llm, limit=args.limit, progress=_progress(args),
+                                         baseline=args.baseline, max_retries=args.retries))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -138,5 +139,7 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_eval_sql)
     p = ev.add_parser("cypher", help="Text-to-Cypher execution accuracy on a text2cypher-style folder")
     p.add_argument("dir", help="folder with questions.jsonl and a *.cypher CREATE script")
+    p.add_argument("--baseline", action="store_true", help="also score the naive one-shot prompt (no repair)")
+    p.add_argument("--retries", type=int, default=2, help="repair attempts after an error")
     _common(p)
     p.set_defaults(func=run_eval_cypher)

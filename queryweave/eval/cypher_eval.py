@@ -21,7 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from queryweave.eval.execution import orders, same_results, summarize
 from queryweave.tools.cypher.loader import load_script
 from queryweave.tools.cypher.store import KuzuStore
-from queryweave.tools.cypher.text_to_cypher import TextToCypher
+from queryweave.tools.cypher.text_to_cypher import TextToCypher, naive_cypher
 from queryweave.tools.text import detect_language
 
 
@@ -42,21 +42,23 @@ def _values(rows: list[dict[str, Any]]) -> list[tuple]:
 
 
 def evaluate_cypher(directory: str | Path, llm: BaseChatModel, limit: int | None = None,
-                    progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Execution accuracy of `TextToCypher` on a text2cypher-style folder."""
+                    progress: Callable[[dict[str, Any]], None] | None = None, baseline: bool = False,
+                    max_retries: int = 2) -> dict[str, Any]:
+    """Execution accuracy of `TextToCypher` (and of `naive_cypher` when `baseline`) on a text2cypher folder."""
     directory = Path(directory)
     rows = [json.loads(x) for x in (directory / "questions.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
     if limit and limit < len(rows):
         rows = [rows[int(i * len(rows) / limit)] for i in range(limit)]
     store = build_store(directory)
-    tool = TextToCypher(store, llm)
+    tool = TextToCypher(store, llm, max_retries=max_retries)
     items: list[dict[str, Any]] = []
+    base_items: list[dict[str, Any]] = []
     gold_failed = 0
     try:
-        for row in rows:
-            gold_rows, gold_error = tool.run(row["cypher"])
+        golds = [tool.run(row["cypher"]) for row in rows]
+        gold_failed = sum(1 for _, error in golds if error)
+        for row, (gold_rows, gold_error) in zip(rows, golds, strict=True):
             if gold_error:
-                gold_failed += 1
                 continue
             start = time.monotonic()
             ans = tool.ask(row["question"])
@@ -67,9 +69,23 @@ def evaluate_cypher(directory: str | Path, llm: BaseChatModel, limit: int | None
             items.append(item)
             if progress:
                 progress(item)
+        for row, (gold_rows, gold_error) in zip(rows, golds, strict=True):
+            if gold_error or not baseline:
+                continue
+            start = time.monotonic()
+            b = naive_cypher(store, llm, row["question"])
+            base_items.append({"lang": detect_language(row["question"]), "question": row["question"],
+                               "query": b.query, "error": b.error, "baseline": True,
+                               "correct": b.ok and same_results(_values(b.rows), _values(gold_rows),
+                                                                orders(row["cypher"])),
+                               "seconds": round(time.monotonic() - start, 2)})
+            if progress:
+                progress(base_items[-1])
     finally:
         store.close()
     report = summarize(items)
+    if baseline:
+        report["baseline"] = summarize(base_items)
     report["gold_failed_on_engine"] = gold_failed
-    report["items"] = items
+    report["items"] = items + base_items
     return report

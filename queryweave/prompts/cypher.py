@@ -1,10 +1,14 @@
-"""Prompts for Text-to-Cypher: generation from the graph schema, and repair after an error."""
+"""Prompts for Text-to-Cypher: generation from the graph schema, repair after an error, the naive baseline."""
 
 SYSTEM = {
     "en": (
         "You write one read-only Cypher query that answers the user's question over the graph below.\n"
         "Rules: use only the node labels, relationship types, directions and properties listed; "
         "never create, merge, set, delete or remove anything; return only what the question asks for.\n"
+        "Cypher syntax: ORDER BY, SKIP and LIMIT come after RETURN or WITH, never right after MATCH; "
+        "aggregates (count, avg, collect...) go in WITH or RETURN, and a condition on an aggregate goes in "
+        "a WHERE after WITH (WITH p, count(m) AS n WHERE n > 2 RETURN p.name); a property belongs to the "
+        "label listed with it.\n"
         "Reply with the Cypher only, in a ```cypher code block.\n\n"
         "Graph schema:\n{schema}"
     ),
@@ -12,6 +16,9 @@ SYSTEM = {
         "请写出一条只读的 Cypher 查询，用下面的图回答用户的问题。\n"
         "规则：只使用列出的节点标签、关系类型、方向和属性；不得创建、合并、修改、删除任何内容；"
         "只返回问题要求的内容。问题中的名字可能被翻译成了中文，查询里请使用图中的原始取值。\n"
+        "Cypher 语法：ORDER BY、SKIP、LIMIT 写在 RETURN 或 WITH 之后，不能紧跟 MATCH；聚合函数（count、avg、"
+        "collect 等）写在 WITH 或 RETURN 中，对聚合结果的条件写在 WITH 之后的 WHERE 中"
+        "（WITH p, count(m) AS n WHERE n > 2 RETURN p.name）；属性只属于和它一起列出的标签。\n"
         "只回复 Cypher，放在 ```cypher 代码块中。\n\n"
         "图结构：\n{schema}"
     ),
@@ -21,13 +28,37 @@ QUESTION = {"en": "Question: {question}", "zh": "问题：{question}"}
 
 REPAIR = {
     "en": (
-        "That query failed.\nCypher: {query}\nError: {error}\n"
-        "Write a corrected query for the same question. Reply with the Cypher only, in a ```cypher code block."
+        "These queries failed; do not repeat them:\n{failures}\n"
+        "Write a corrected query for the question. Reply with the Cypher only, in a ```cypher code block."
     ),
     "zh": (
-        "这条查询出错了。\nCypher：{query}\n错误：{error}\n"
-        "请为同一个问题写出修正后的查询。只回复 Cypher，放在 ```cypher 代码块中。"
+        "下面这些查询出错了，不要重复：\n{failures}\n"
+        "请为这个问题写出修正后的查询。只回复 Cypher，放在 ```cypher 代码块中。"
     ),
+}
+
+FAILURE = {"en": "Cypher: {query}\nError: {error}", "zh": "Cypher：{query}\n错误：{error}"}
+
+HINT_PROPERTY = {
+    "en": "property {prop} exists on: {where}",
+    "zh": "属性 {prop} 位于：{where}",
+}
+HINT_NO_PROPERTY = {
+    "en": "no label or relationship has a property {prop}; the properties are: {where}",
+    "zh": "没有标签或关系包含属性 {prop}；现有属性：{where}",
+}
+HINT_CLAUSE_ORDER = {
+    "en": "ORDER BY, SKIP and LIMIT go after RETURN or WITH: MATCH ... RETURN ... ORDER BY ... LIMIT n",
+    "zh": "ORDER BY、SKIP、LIMIT 写在 RETURN 或 WITH 之后：MATCH ... RETURN ... ORDER BY ... LIMIT n",
+}
+HINT_AGGREGATE = {
+    "en": "aggregates go in WITH or RETURN; filter on them after WITH: WITH x, count(y) AS n WHERE n > 1 RETURN x",
+    "zh": "聚合函数写在 WITH 或 RETURN 中；对其过滤写在 WITH 之后：WITH x, count(y) AS n WHERE n > 1 RETURN x",
+}
+
+NAIVE = {
+    "en": "Graph schema:\n{schema}\n\n// Answer the question with one Cypher query.\n// Question: {question}\nCypher:",
+    "zh": "图结构：\n{schema}\n\n// 用一条 Cypher 查询回答问题。\n// 问题：{question}\nCypher:",
 }
 
 NEEDS_LLM = {

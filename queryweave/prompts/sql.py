@@ -47,6 +47,12 @@ UNKNOWN_VALUE = {
     "zh": "取值 {value!r} 不在 {table}.{column} 中；该列的取值有：{values}",
 }
 
+TRANSLATE_VALUE = (
+    "A database column {table}.{column} stores values like: {examples}.\n"
+    "A user wrote the value {value!r} in another language. Write that value exactly as this column "
+    "would store it (same language and style as the examples). Reply with the value only."
+)
+
 NAIVE = {
     "en": "{schema}\n\n-- Answer the question with one SQLite query.\n-- Question: {question}\nSQL:",
     "zh": "{schema}\n\n-- 用一条 SQLite 查询回答问题。\n-- 问题：{question}\nSQL:",

@@ -3,7 +3,8 @@
 The schema comes from the store (`GraphStore.schema().text()`). Replies are read from a code block
 (robust for small models). Before running on kuzu, a few Neo4j-only function names are rewritten
 (`type(r)` -> `label(r)`, `toLower` -> `lower`, ...). A blocked query or an execution error is fed
-back to the model, at most `max_retries` times.
+back to the model with a hint from the schema (`explain_error`: which label has the property, where
+ORDER BY and aggregates go), in a fresh turn listing every failed try, at most `max_retries` times.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from queryweave.prompts import cypher as P
 from queryweave.prompts import pick
 from queryweave.tools.cypher.guard import check_cypher
-from queryweave.tools.cypher.store import GraphStore
+from queryweave.tools.cypher.store import GraphSchema, GraphStore
 from queryweave.tools.text import detect_language
 
 _FENCE = re.compile(r"```(?:cypher|neo4j|sql)?\s*\n?(.*?)```", re.S | re.I)
@@ -87,6 +88,27 @@ def _outside_strings(text: str, pos: int) -> bool:
     return not quote
 
 
+def explain_error(schema: GraphSchema, error: str, lang: str = "en") -> str:
+    """The engine's error with a hint a small model can act on appended (unchanged when none applies)."""
+    hint = ""
+    m = re.search(r"Cannot find property (\w+)", error) or re.search(r"[Pp]roperty (\w+) (?:does not exist|not found)",
+                                                                       error)
+    if m:
+        prop = m.group(1)
+        where = [f"{label}.{p}" for label, props in {**schema.nodes, **schema.rels}.items() for p in props
+                 if p.lower() == prop.lower()]
+        if where:
+            hint = pick(P.HINT_PROPERTY, lang).format(prop=prop, where=", ".join(where))
+        else:
+            every = [f"{label}.{p}" for label, props in {**schema.nodes, **schema.rels}.items() for p in props]
+            hint = pick(P.HINT_NO_PROPERTY, lang).format(prop=prop, where=", ".join(every))
+    elif re.search(r"Invalid input <[^>]*\b(ORDER|LIMIT|SKIP)>", error, re.I):
+        hint = pick(P.HINT_CLAUSE_ORDER, lang)
+    elif re.search(r"AGGREGATE_FUNCTION|aggregate", error, re.I):
+        hint = pick(P.HINT_AGGREGATE, lang)
+    return f"{error} ({hint})" if hint else error
+
+
 class TextToCypher:
     """Question -> guarded Cypher -> rows, with bounded repair."""
 
@@ -122,9 +144,14 @@ class TextToCypher:
             answer.error = pick(P.NEEDS_LLM, lang)
             return answer
         messages = self.messages(question, lang)
+        failures: list[str] = []
         for _ in range(self.max_retries + 1):
+            prompt = messages
+            if failures:  # a fresh turn listing every failed try (small models echo a conversation)
+                repair = pick(P.REPAIR, lang).format(failures="\n".join(failures))
+                prompt = [messages[0], HumanMessage(f"{messages[1].content}\n\n{repair}")]
             try:
-                reply = str(self.llm.invoke(messages).content)
+                reply = str(self.llm.invoke(prompt).content)
             except Exception as exc:
                 answer.error = f"model call failed: {exc}"[:300]
                 answer.attempts.append({"query": "", "error": answer.error})
@@ -135,6 +162,21 @@ class TextToCypher:
             answer.attempts.append({"query": query, "error": answer.error})
             if answer.error is None:
                 break
-            messages = messages + [AIMessage(f"```cypher\n{query}\n```"),
-                                   HumanMessage(pick(P.REPAIR, lang).format(query=query, error=answer.error))]
+            hint = explain_error(self.store.schema(), answer.error, lang)
+            failures.append(pick(P.FAILURE, lang).format(query=query, error=hint))
         return answer
+
+
+def naive_cypher(store: GraphStore, llm: BaseChatModel, question: str) -> CypherAnswer:
+    """The baseline: the same schema, one plain prompt, one shot, no repair (still guarded and renamed for kuzu)."""
+    lang = detect_language(question)
+    answer = CypherAnswer(question)
+    prompt = pick(P.NAIVE, lang).format(schema=store.schema().text(), question=question)
+    try:
+        answer.query = extract_cypher(str(llm.invoke([HumanMessage(prompt)]).content))
+    except Exception as exc:
+        answer.error = f"model call failed: {exc}"[:300]
+        return answer
+    answer.rows, answer.error = TextToCypher(store, llm).run(answer.query)
+    answer.attempts.append({"query": answer.query, "error": answer.error})
+    return answer

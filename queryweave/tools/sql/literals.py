@@ -45,12 +45,7 @@ def _column_name(db: SqlDatabase, table: str, name: str) -> str:
     return next(c for c, _ in db.tables()[table].columns if c.lower() == name.lower())
 
 
-def check_literals(db: SqlDatabase, sql: str, lang: str = "en", max_values: int = 30) -> tuple[str, str | None]:
-    """(sql with case-only fixes applied, a feedback note for values not in their column or None)."""
-    try:
-        tree = sqlglot.parse_one(sql, read=db.dialect)
-    except Exception:
-        return sql, None
+def _aliases(db: SqlDatabase, tree: exp.Expression) -> dict[str, str]:
     lower_tables = {n.lower(): n for n in db.tables()}
     aliases: dict[str, str] = {}
     for t in tree.find_all(exp.Table):
@@ -59,14 +54,37 @@ def check_literals(db: SqlDatabase, sql: str, lang: str = "en", max_values: int 
             aliases[t.name.lower()] = real
             if t.alias:
                 aliases[t.alias.lower()] = real
-    q = db.quote
-    notes: list[str] = []
+    return aliases
+
+
+def string_literals(db: SqlDatabase, tree: exp.Expression) -> list[tuple[str, str, str]]:
+    """(table, column, value) for each string literal compared with a text column (`=`, `!=`, `IN`)."""
+    aliases = _aliases(db, tree)
+    out = []
     for column, literal in _pairs(tree):
         table = _table_of(db, column, aliases)
         if table is None or column.name.lower() not in {c.lower() for c in db.text_columns(table)}:
             continue
-        col = _column_name(db, table, column.name)
-        value = literal.this
+        out.append((table, _column_name(db, table, column.name), literal.this))
+    return out
+
+
+def value_exists(db: SqlDatabase, table: str, column: str, value: str) -> bool:
+    """Whether `value` occurs exactly in `table.column`."""
+    q = db.quote
+    safe = value.replace("'", "''")
+    return bool(db.run(f"SELECT 1 FROM {q(table)} WHERE {q(column)} = '{safe}' LIMIT 1", max_rows=1).rows)
+
+
+def check_literals(db: SqlDatabase, sql: str, lang: str = "en", max_values: int = 30) -> tuple[str, str | None]:
+    """(sql with case-only fixes applied, a feedback note for values not in their column or None)."""
+    try:
+        tree = sqlglot.parse_one(sql, read=db.dialect)
+    except Exception:
+        return sql, None
+    q = db.quote
+    notes: list[str] = []
+    for table, col, value in string_literals(db, tree):
         safe = value.replace("'", "''")
         base = f"SELECT DISTINCT {q(col)} FROM {q(table)} WHERE "
         if db.run(base + f"{q(col)} = '{safe}' LIMIT 1", max_rows=1).rows:

@@ -2,9 +2,12 @@
 
 The loop: schema linking (`schema_select`) -> prompt (`queryweave.prompts.sql`) -> the model's SQL
 (plain text with a code block, or function calling) -> the read-only guard -> execution with limits.
-A blocked query, an execution error, or a string literal that is not a value of its column (often a
-translated value: 法国 for 'France') is fed back and the model tries again, at most `max_retries`
-times. Literals that differ from a database value only in case are fixed without asking.
+Before running, two schema-driven repairs: columns named on the wrong table are moved, joined or
+renamed (`schema_fix`), and non-ASCII literals missing from their column are translated by one short
+model call and accepted only when they match a real value (`value_map`). A blocked query, an execution
+error, or a string literal that is still not a value of its column is fed back and the model tries
+again, at most `max_retries` times. Literals that differ from a database value only in case are
+fixed without asking.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.guard import check_sql
 from queryweave.tools.sql.literals import check_literals
 from queryweave.tools.sql.repair import explain_error
+from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.schema_select import select_tables, value_hints
+from queryweave.tools.sql.value_map import map_translated
 from queryweave.tools.text import detect_language
 
 _FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
@@ -76,8 +81,15 @@ class TextToSQL:
     """Question -> guarded SQL -> rows, with schema selection and bounded repair."""
 
     def __init__(self, db: SqlDatabase, llm: BaseChatModel | None, max_retries: int = 2, max_tables: int = 5,
-                 low_cardinality: int = 12, method: str = "text", retry_temperature: float = 0.3):
-        """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`."""
+                 low_cardinality: int = 12, method: str = "text", retry_temperature: float = 0.3,
+                 fix_schema: bool = True, map_values: bool = True):
+        """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
+
+        `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
+        non-ASCII literals to database values.
+        """
+        self.fix_schema = fix_schema
+        self.map_values = map_values
         self.retry_temperature = retry_temperature
         self.db = db
         self.llm = llm
@@ -139,6 +151,13 @@ class TextToSQL:
             failures.append(pick(P.FAILURE, lang).format(sql=sql, error=feedback))
         return answer
 
+    def _translate(self, value: str, table: str, column: str, examples: list[str]) -> str | None:
+        """The model's guess at how `table.column` stores `value` (one short call, first line only)."""
+        prompt = P.TRANSLATE_VALUE.format(table=table, column=column, value=value,
+                                          examples=", ".join(repr(e) for e in examples))
+        reply = str(self.llm.invoke([HumanMessage(prompt)]).content).strip()
+        return reply.strip("`").strip().splitlines()[0] if reply.strip("`").strip() else None
+
     def _run(self, answer: SqlAnswer, sql: str) -> str | None:
         """Guard, run and check one query; returns feedback for the model, or None when done."""
         verdict = check_sql(sql, self.db.dialect)
@@ -147,13 +166,21 @@ class TextToSQL:
             answer.error = f"blocked by the guard: {verdict.reason}"
             answer.attempts.append({"sql": sql, "error": answer.error})
             return answer.error
+        repairs: list[str] = []
+        if self.fix_schema:
+            sql, notes = fix_columns(self.db, sql, answer.question)
+            repairs += notes
+        if self.map_values and self.llm is not None and not answer.question.isascii():
+            sql, notes = map_translated(self.db, sql, self._translate)
+            repairs += notes
+        answer.sql = sql
         fixed, problem = check_literals(self.db, sql, lang=detect_language(answer.question))
         if fixed != sql:
             sql = answer.sql = fixed
         result = self.db.run(sql)
         answer.columns, answer.rows, answer.truncated = result.columns, result.rows, result.truncated
         answer.error = result.error
-        answer.attempts.append({"sql": sql, "error": result.error or problem})
+        answer.attempts.append({"sql": sql, "error": result.error or problem, "repairs": repairs})
         if result.error:
             return explain_error(self.db, result.error, detect_language(answer.question))
         if problem and len(answer.attempts) <= self.max_retries:

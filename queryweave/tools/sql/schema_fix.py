@@ -1,0 +1,190 @@
+"""Repair columns named on the wrong table, using the schema alone (no model call).
+
+Small models often know the column but not its table: `SELECT T2.Hometown FROM teacher AS T1 JOIN
+course_arrange AS T2 ...` (Hometown is teacher's), or `SELECT Model FROM cars_data ...` (Model is
+in car_names, which cars_data points at). Such queries cannot run. Per SELECT scope:
+
+0. a column no table has, but that matches one column of the scope's tables once case and
+   underscores are ignored, takes that name (`PetAge` -> `pet_age`);
+1. a qualified column whose table lacks it moves to the one other table of the scope that has it;
+2. in a single-table scope, when columns are missing from that table: if exactly one foreign-key
+   neighbour has all the missing columns, it is joined on the key and the columns are qualified
+   (`SELECT Model FROM cars_data ORDER BY MPG` -> `... JOIN car_names ...`); if exactly one table
+   has every column the scope names, it replaces the table instead when there is no such neighbour,
+   or when the question matches that table better (lexical `table_scores`: "how many visitors ..."
+   with `FROM visit WHERE Age < 30` -> `FROM visitor`).
+
+Only columns that would fail are touched: a query that runs is returned unchanged.
+"""
+
+from __future__ import annotations
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.optimizer.scope import Scope, traverse_scope
+
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.schema_select import table_scores
+
+
+def _columns(db: SqlDatabase, table: str) -> set[str]:
+    return {c.lower() for c, _ in db.tables()[table].columns}
+
+
+def _own_columns(scope: Scope) -> list[exp.Column]:
+    """The scope's columns that belong to its own SELECT (not to a nested subquery)."""
+    return [c for c in scope.columns if c.find_ancestor(exp.Select) is scope.expression]
+
+
+def _scope_tables(db: SqlDatabase, scope: Scope) -> dict[str, str] | None:
+    """alias (lower) -> real table for the scope's sources; None when a source is not a known table."""
+    lower = {n.lower(): n for n in db.tables()}
+    out = {}
+    for alias, source in scope.sources.items():
+        if not isinstance(source, exp.Table) or source.name.lower() not in lower:
+            return None
+        out[alias.lower()] = lower[source.name.lower()]
+    return out
+
+
+def _outer_columns(db: SqlDatabase, scope: Scope) -> set[str]:
+    names: set[str] = set()
+    parent = scope.parent
+    while parent is not None:
+        for table in (_scope_tables(db, parent) or {}).values():
+            names |= _columns(db, table)
+        parent = parent.parent
+    return names
+
+
+def _join_condition(db: SqlDatabase, a: str, a_alias: str, b: str, b_alias: str) -> str | None:
+    """`a_alias.x = b_alias.y` for a foreign key between tables a and b (either direction)."""
+    infos = db.tables()
+    for col, ref, rcol in infos[a].foreign_keys:
+        if ref == b:
+            return f"{db.quote(a_alias)}.{db.quote(col)} = {db.quote(b_alias)}.{db.quote(rcol)}"
+    for col, ref, rcol in infos[b].foreign_keys:
+        if ref == a:
+            return f"{db.quote(b_alias)}.{db.quote(col)} = {db.quote(a_alias)}.{db.quote(rcol)}"
+    return None
+
+
+def _neighbours(db: SqlDatabase, table: str) -> list[str]:
+    infos = db.tables()
+    out = [ref for _, ref, _ in infos[table].foreign_keys]
+    out += [name for name, info in infos.items() if any(ref == table for _, ref, _ in info.foreign_keys)]
+    return [n for n in dict.fromkeys(out) if n != table]
+
+
+def _squash(name: str) -> str:
+    return name.lower().replace("_", "")
+
+
+def _rename_near_misses(db: SqlDatabase, scope: Scope, tables: dict[str, str], notes: list[str]) -> None:
+    """Rule 0: `PetAge` -> `pet_age` when no table has the name but one scope column matches it loosely."""
+    every = {c.lower() for t in db.tables() for c in _columns(db, t)}
+    for col in _own_columns(scope):
+        name = col.name
+        if not name or name == "*" or name.lower() in every:
+            continue
+        hits = {c for t in tables.values() for c, _ in db.tables()[t].columns if _squash(c) == _squash(name)}
+        if len(hits) == 1:
+            new = hits.pop()
+            notes.append(f"{name} -> {new}")
+            col.set("this", exp.to_identifier(new))
+
+
+def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = "") -> None:
+    select = scope.expression
+    if not isinstance(select, exp.Select):
+        return
+    tables = _scope_tables(db, scope)
+    if not tables:
+        return
+    projected = {e.alias.lower() for e in select.expressions if isinstance(e, exp.Alias)}
+    _rename_near_misses(db, scope, tables, notes)
+    outer = _outer_columns(db, scope)
+    missing: list[exp.Column] = []
+    for col in _own_columns(scope):
+        name = col.name.lower()
+        if not name or name == "*" or isinstance(col.this, exp.Star):
+            continue
+        qualifier = col.table.lower()
+        if qualifier:
+            if qualifier not in tables:
+                continue  # a correlated reference to an outer alias, or an unknown name: leave it
+            if name in _columns(db, tables[qualifier]):
+                continue
+            owners = {a: t for a, t in tables.items() if name in _columns(db, t)}
+            if len(set(owners.values())) == 1:  # rule 1: the only table of the scope that has it
+                alias = next(iter(owners))
+                notes.append(f"{col.sql()} -> {alias}.{col.name}")
+                col.set("table", exp.to_identifier(_original_alias(scope, alias)))
+                continue
+            if not owners:
+                missing.append(col)
+        elif name not in projected and name not in outer and not any(name in _columns(db, t) for t in tables.values()):
+            missing.append(col)
+    if not missing or len(tables) != 1 or select.args.get("joins"):
+        return
+    alias, table = next(iter(tables.items()))
+    source = scope.sources[_original_alias(scope, alias)]
+    named = {c.name.lower() for c in _own_columns(scope) if c.name and c.name != "*" and c.name.lower() not in projected}
+    infos = db.tables()
+    holders = [t for t in infos if named <= _columns(db, t)]
+    near = [t for t in holders if t in _neighbours(db, table)]
+    swap = near if len(near) == 1 else holders
+    need = {c.name.lower() for c in missing}
+    partners = [n for n in _neighbours(db, table) if need <= _columns(db, n)]
+    scores = table_scores(db, question) if question else {}
+    if len(swap) == 1 and (len(partners) != 1 or scores.get(swap[0], 0) > scores.get(table, 0)):
+        new = swap[0]  # rule 2, swap: one table has everything the scope names
+        notes.append(f"FROM {table} -> FROM {new}")
+        source.set("this", exp.to_identifier(new))
+        if not source.alias:
+            for col in _own_columns(scope):
+                if col.table.lower() == table.lower():
+                    col.set("table", exp.to_identifier(new))
+        return
+    if len(partners) != 1:
+        return
+    partner = partners[0]
+    here = source.alias_or_name
+    condition = _join_condition(db, table, here, partner, partner)
+    if condition is None:
+        return
+    notes.append(f"JOIN {partner} for {', '.join(sorted(need))}")
+    select.join(exp.to_table(db.quote(partner)), on=condition, dialect=db.dialect, copy=False)
+    for col in _own_columns(scope):
+        if col.table and col.table.lower() != here.lower():
+            continue
+        name = col.name.lower()
+        if name in need:
+            col.set("table", exp.to_identifier(partner))
+        elif name in _columns(db, table) and name not in projected:
+            col.set("table", exp.to_identifier(here))
+
+
+def _original_alias(scope: Scope, lower_alias: str) -> str:
+    return next(a for a in scope.sources if a.lower() == lower_alias)
+
+
+def fix_columns(db: SqlDatabase, sql: str, question: str = "") -> tuple[str, list[str]]:
+    """(`sql` with wrong-table columns repaired, notes on what changed); unchanged when nothing applies.
+
+    `question` (optional) breaks the tie between joining a neighbour and replacing the table.
+    """
+    try:
+        tree = sqlglot.parse_one(sql, read=db.dialect)
+        scopes = list(traverse_scope(tree))
+    except Exception:
+        return sql, []
+    notes: list[str] = []
+    for scope in scopes:
+        try:
+            _fix_scope(db, scope, notes, question)
+        except Exception:
+            continue
+    if not notes:
+        return sql, []
+    return tree.sql(dialect=db.dialect), notes

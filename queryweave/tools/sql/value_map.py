@@ -1,0 +1,74 @@
+"""Map translated string literals back to the database's own values.
+
+A Chinese question names 名为“客户评论”的文档 where the database stores 'Customer reviews'; the model
+copies 客户评论 into the query, which then finds nothing. For each string literal with non-ASCII
+characters that does not occur in its (text) column, a `translate(value, table, column, examples)`
+callback (one short model call) proposes the stored form; the proposal is accepted only when it
+matches a real value of the column: exactly, ignoring case, or as the single close match
+(`difflib`, ratio ≥ `cutoff`) among the column's distinct values. Otherwise the literal is left for
+the literal check to report.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+
+import sqlglot
+
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.literals import string_literals, value_exists
+
+Translate = Callable[[str, str, str, list[str]], str | None]
+
+
+def column_values(db: SqlDatabase, table: str, column: str, limit: int = 5000) -> list[str]:
+    """Distinct non-null string values of `table.column` (at most `limit`)."""
+    q = db.quote
+    res = db.run(f"SELECT DISTINCT {q(column)} FROM {q(table)} WHERE {q(column)} IS NOT NULL LIMIT {limit}",
+                 max_rows=limit)
+    return [r[0] for r in res.rows if isinstance(r[0], str)]
+
+
+def closest_value(proposal: str, values: list[str], cutoff: float = 0.8) -> str | None:
+    """The database value `proposal` stands for: exact, case-insensitive, or the one close match."""
+    proposal = proposal.strip().strip("'\"“”‘’").strip()
+    if not proposal:
+        return None
+    if proposal in values:
+        return proposal
+    lower = {}
+    for v in values:
+        lower.setdefault(v.lower().strip(), v)
+    if proposal.lower() in lower:
+        return lower[proposal.lower()]
+    close = difflib.get_close_matches(proposal.lower(), list(lower), n=2, cutoff=cutoff)
+    if len(close) == 1 or (len(close) == 2 and difflib.SequenceMatcher(None, proposal.lower(), close[0]).ratio()
+                           > difflib.SequenceMatcher(None, proposal.lower(), close[1]).ratio() + 0.1):
+        return lower[close[0]]
+    return None
+
+
+def map_translated(db: SqlDatabase, sql: str, translate: Translate, examples: int = 8) -> tuple[str, list[str]]:
+    """(`sql` with translated literals replaced by database values, notes `'法国' -> 'France'`)."""
+    try:
+        tree = sqlglot.parse_one(sql, read=db.dialect)
+    except Exception:
+        return sql, []
+    notes: list[str] = []
+    for table, column, value in string_literals(db, tree):
+        if value.isascii() or value_exists(db, table, column, value):
+            continue
+        values = column_values(db, table, column)
+        if not values:
+            continue
+        try:
+            proposal = translate(value, table, column, values[:examples])
+        except Exception:
+            continue
+        found = closest_value(proposal or "", values)
+        if found is None:
+            continue
+        sql = sql.replace("'" + value.replace("'", "''") + "'", "'" + found.replace("'", "''") + "'")
+        notes.append(f"{value!r} -> {found!r}")
+    return sql, notes

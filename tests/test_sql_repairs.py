@@ -1,0 +1,120 @@
+"""Schema-driven SQL repairs on a real SQLite file: wrong-table columns, translated literals."""
+
+import sqlite3
+
+import pytest
+
+from queryweave.testing import ScriptedChatModel
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.schema_fix import fix_columns
+from queryweave.tools.sql.text_to_sql import TextToSQL
+from queryweave.tools.sql.value_map import closest_value, map_translated
+
+
+@pytest.fixture()
+def db(tmp_path):
+    path = tmp_path / "cars.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript(
+        """
+        CREATE TABLE car_names (MakeId INTEGER PRIMARY KEY, Model TEXT, Make TEXT);
+        CREATE TABLE cars_data (Id INTEGER PRIMARY KEY REFERENCES car_names(MakeId), mpg REAL, weight INTEGER);
+        CREATE TABLE visitor (ID INTEGER PRIMARY KEY, Name TEXT, Age INTEGER);
+        CREATE TABLE visit (visitor_ID INTEGER REFERENCES visitor(ID), museum TEXT, pet_age INTEGER);
+        CREATE TABLE documents (document_id INTEGER PRIMARY KEY, document_name TEXT);
+        INSERT INTO car_names VALUES (1, 'amc', 'amc hornet'), (2, 'ford', 'ford torino'), (3, 'ford', 'ford pinto');
+        INSERT INTO cars_data VALUES (1, 18.0, 3504), (2, 25.0, 2100), (3, 31.0, 1900);
+        INSERT INTO visitor VALUES (1, 'Ann', 25), (2, 'Bob', 40), (3, 'Cy', 22);
+        INSERT INTO visit VALUES (1, 'Louvre', 1), (1, 'Prado', 2), (2, 'Louvre', 3);
+        INSERT INTO documents VALUES (1, 'Customer reviews'), (2, 'Summer Show'), (3, 'Welcome to NY');
+        """
+    )
+    con.commit()
+    con.close()
+    database = SqlDatabase(str(path))
+    yield database
+    database.close()
+
+
+def test_column_of_a_neighbour_is_joined_on_the_key(db):
+    sql, notes = fix_columns(db, "SELECT Model FROM cars_data ORDER BY mpg DESC LIMIT 1")
+    assert notes == ["JOIN car_names for model"]
+    assert db.run(sql).rows == [("ford",)]
+
+
+def test_table_is_replaced_when_one_table_has_every_column_and_the_question_names_it(db):
+    sql, notes = fix_columns(db, "SELECT count(*) FROM visit WHERE Age < 30", "How many visitors are younger than 30?")
+    assert notes == ["FROM visit -> FROM visitor"]
+    assert db.run(sql).rows == [(2,)]
+
+
+def test_without_a_question_the_join_keeps_the_models_table(db):
+    sql, notes = fix_columns(db, "SELECT count(*) FROM visit WHERE Age < 30")
+    assert notes == ["JOIN visitor for age"]
+    assert db.run(sql).rows == [(2,)]  # visits by visitors under 30
+
+
+def test_qualified_column_moves_to_the_table_of_the_scope_that_has_it(db):
+    sql, notes = fix_columns(db, "SELECT T2.Name FROM visit AS T1 JOIN visitor AS T2 ON T1.visitor_ID = T2.ID "
+                                 "WHERE T1.Age > 30")
+    assert notes == ["T1.Age -> t2.Age"]
+    assert "T2.Age > 30" in sql and db.run(sql).rows == [("Bob",)]
+
+
+def test_near_miss_column_name_is_renamed(db):
+    sql, notes = fix_columns(db, "SELECT museum FROM visit ORDER BY PetAge DESC LIMIT 1")
+    assert notes == ["PetAge -> pet_age"]
+    assert db.run(sql).rows == [("Louvre",)]
+
+
+def test_queries_that_run_and_correlated_references_are_left_alone(db):
+    good = "SELECT Name AS n, Age FROM visitor WHERE ID IN (SELECT visitor_ID FROM visit) ORDER BY n"
+    assert fix_columns(db, good) == (good, [])
+    correlated = ("SELECT Name FROM visitor AS v WHERE EXISTS "
+                  "(SELECT 1 FROM visit WHERE visit.visitor_ID = v.ID AND Age > 30)")
+    assert fix_columns(db, correlated) == (correlated, [])
+    assert fix_columns(db, "not sql at all (") == ("not sql at all (", [])
+
+
+def test_closest_value_accepts_only_a_real_value():
+    values = ["Customer reviews", "Summer Show", "Welcome to NY"]
+    assert closest_value("customer reviews", values) == "Customer reviews"
+    assert closest_value("'Customer review'", values) == "Customer reviews"
+    assert closest_value("Winter Party", values) is None
+    assert closest_value("", values) is None
+
+
+def test_translated_literal_is_mapped_to_the_database_value(db):
+    asked = []
+
+    def translate(value, table, column, examples):
+        asked.append((value, table, column))
+        return {"客户评论": "Customer Review", "冬季派对": "Winter Party"}[value]
+
+    sql, notes = map_translated(db, "SELECT document_id FROM documents WHERE document_name = '客户评论'", translate)
+    assert sql.endswith("= 'Customer reviews'") and notes == ["'客户评论' -> 'Customer reviews'"]
+    assert asked == [("客户评论", "documents", "document_name")]
+    unchanged = "SELECT document_id FROM documents WHERE document_name = '冬季派对'"
+    assert map_translated(db, unchanged, translate) == (unchanged, [])
+    ascii_sql = "SELECT document_id FROM documents WHERE document_name = 'Nope'"
+    assert map_translated(db, ascii_sql, translate) == (ascii_sql, [])
+    assert len(asked) == 2  # ASCII literals are never sent for translation
+
+
+def test_pipeline_translates_a_chinese_literal_with_one_short_model_call(db):
+    llm = ScriptedChatModel(responses=[
+        "```sql\nSELECT document_id FROM documents WHERE document_name = '客户评论'\n```",
+        "Customer Reviews",
+    ])
+    answer = TextToSQL(db, llm).ask("名为“客户评论”的文档的编号是多少？", lang="zh")
+    assert answer.ok and answer.rows == [(1,)]
+    assert answer.attempts[0]["repairs"] == ["'客户评论' -> 'Customer reviews'"]
+    assert len(llm.calls) == 2 and "document_name" in llm.calls[1][0].content
+
+
+def test_pipeline_repairs_a_wrong_table_column_without_a_retry(db):
+    llm = ScriptedChatModel(responses=["```sql\nSELECT Model FROM cars_data ORDER BY mpg DESC LIMIT 1\n```"])
+    answer = TextToSQL(db, llm, fix_schema=True).ask("Which model has the best mpg?")
+    assert answer.ok and answer.rows == [("ford",)] and len(llm.calls) == 1
+    off = TextToSQL(db, ScriptedChatModel(responses=["SELECT Model FROM cars_data"]), fix_schema=False, max_retries=0)
+    assert "no such column" in (off.ask("Which models?").error or "")
