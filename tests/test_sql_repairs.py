@@ -118,3 +118,30 @@ def test_pipeline_repairs_a_wrong_table_column_without_a_retry(db):
     assert answer.ok and answer.rows == [("ford",)] and len(llm.calls) == 1
     off = TextToSQL(db, ScriptedChatModel(responses=["SELECT Model FROM cars_data"]), fix_schema=False, max_retries=0)
     assert "no such column" in (off.ask("Which models?").error or "")
+
+
+def test_column_behind_a_bridge_table_joins_both(tmp_path):
+    path = tmp_path / "pets.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript(
+        """
+        CREATE TABLE Student (StuID INTEGER PRIMARY KEY, Fname TEXT);
+        CREATE TABLE Pets (PetID INTEGER PRIMARY KEY, PetType TEXT);
+        CREATE TABLE Has_Pet (StuID INTEGER REFERENCES Student(StuID), PetID INTEGER REFERENCES Pets(PetID));
+        INSERT INTO Student VALUES (1, 'Linda'), (2, 'Tracy');
+        INSERT INTO Pets VALUES (10, 'cat'), (11, 'dog'), (12, 'dog');
+        INSERT INTO Has_Pet VALUES (1, 10), (1, 11), (2, 12);
+        """
+    )
+    con.commit()
+    con.close()
+    db = SqlDatabase(str(path))
+    sql, notes = fix_columns(db, "SELECT Fname FROM Student WHERE PetType = 'cat' "
+                                 "INTERSECT SELECT Fname FROM Student WHERE PetType = 'dog'")
+    assert notes == ["JOIN Has_Pet -> Pets for pettype"] * 2
+    assert db.run(sql).rows == [("Linda",)]
+    sql, notes = fix_columns(db, "SELECT T1.Fname FROM Has_Pet AS T1 JOIN Pets AS T2 ON T1.PetID = T2.PetID "
+                                 "WHERE T2.PetType = 'dog' ORDER BY T1.Fname")
+    assert notes == ["JOIN Student for fname"]
+    assert db.run(sql).rows == [("Linda",), ("Tracy",)]
+    db.close()

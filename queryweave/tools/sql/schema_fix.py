@@ -7,12 +7,14 @@ in car_names, which cars_data points at). Such queries cannot run. Per SELECT sc
 0. a column no table has, but that matches one column of the scope's tables once case and
    underscores are ignored, takes that name (`PetAge` -> `pet_age`);
 1. a qualified column whose table lacks it moves to the one other table of the scope that has it;
-2. in a single-table scope, when columns are missing from that table: if exactly one foreign-key
-   neighbour has all the missing columns, it is joined on the key and the columns are qualified
-   (`SELECT Model FROM cars_data ORDER BY MPG` -> `... JOIN car_names ...`); if exactly one table
-   has every column the scope names, it replaces the table instead when there is no such neighbour,
-   or when the question matches that table better (lexical `table_scores`: "how many visitors ..."
-   with `FROM visit WHERE Age < 30` -> `FROM visitor`).
+2. columns no table of the scope has: when exactly one table has all of them and it is reached
+   from a scope table by one foreign key (or two, through a bridge table) along a unique shortest
+   path, it is joined on the keys and the columns are qualified (`SELECT Model FROM cars_data ORDER
+   BY MPG` -> `... JOIN car_names ...`; `SELECT Fname FROM Student WHERE PetType = 'cat'` -> joins
+   Has_Pet and Pets). In a single-table scope, if exactly one table has every column the scope
+   names, it replaces the table instead when no one-key join exists or when the question matches it
+   better (lexical `table_scores`: "how many visitors ..." with `FROM visit WHERE Age < 30` ->
+   `FROM visitor`).
 
 Only columns that would fail are touched: a query that runs is returned unchanged.
 """
@@ -125,44 +127,74 @@ def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = 
                 missing.append(col)
         elif name not in projected and name not in outer and not any(name in _columns(db, t) for t in tables.values()):
             missing.append(col)
-    if not missing or len(tables) != 1 or select.args.get("joins"):
+    if not missing:
         return
-    alias, table = next(iter(tables.items()))
-    source = scope.sources[_original_alias(scope, alias)]
-    named = {c.name.lower() for c in _own_columns(scope) if c.name and c.name != "*" and c.name.lower() not in projected}
-    infos = db.tables()
-    holders = [t for t in infos if named <= _columns(db, t)]
-    near = [t for t in holders if t in _neighbours(db, table)]
-    swap = near if len(near) == 1 else holders
     need = {c.name.lower() for c in missing}
-    partners = [n for n in _neighbours(db, table) if need <= _columns(db, n)]
-    scores = table_scores(db, question) if question else {}
-    if len(swap) == 1 and (len(partners) != 1 or scores.get(swap[0], 0) > scores.get(table, 0)):
-        new = swap[0]  # rule 2, swap: one table has everything the scope names
-        notes.append(f"FROM {table} -> FROM {new}")
-        source.set("this", exp.to_identifier(new))
-        if not source.alias:
-            for col in _own_columns(scope):
-                if col.table.lower() == table.lower():
-                    col.set("table", exp.to_identifier(new))
+    path = _join_path(db, tables, need)
+    if len(tables) == 1 and not select.args.get("joins"):
+        alias, table = next(iter(tables.items()))
+        source = scope.sources[_original_alias(scope, alias)]
+        named = {c.name.lower() for c in _own_columns(scope)
+                 if c.name and c.name != "*" and c.name.lower() not in projected}
+        holders = [t for t in db.tables() if named <= _columns(db, t)]
+        near = [t for t in holders if t in _neighbours(db, table)]
+        swap = near if len(near) == 1 else holders
+        scores = table_scores(db, question) if question else {}
+        if len(swap) == 1 and (path is None or len(path[1]) > 1 or scores.get(swap[0], 0) > scores.get(table, 0)):
+            new = swap[0]  # rule 2, swap: one table has everything the scope names
+            notes.append(f"FROM {table} -> FROM {new}")
+            source.set("this", exp.to_identifier(new))
+            if not source.alias:
+                for col in _own_columns(scope):
+                    if col.table.lower() == table.lower():
+                        col.set("table", exp.to_identifier(new))
+            return
+    if path is None:
         return
-    if len(partners) != 1:
-        return
-    partner = partners[0]
-    here = source.alias_or_name
-    condition = _join_condition(db, table, here, partner, partner)
-    if condition is None:
-        return
-    notes.append(f"JOIN {partner} for {', '.join(sorted(need))}")
-    select.join(exp.to_table(db.quote(partner)), on=condition, dialect=db.dialect, copy=False)
+    start_alias, hops = path
+    previous_table, previous_alias = tables[start_alias], _original_alias(scope, start_alias)
+    for hop in hops:
+        condition = _join_condition(db, previous_table, previous_alias, hop, hop)
+        if condition is None:
+            return
+        select.join(exp.to_table(db.quote(hop)), on=condition, dialect=db.dialect, copy=False)
+        previous_table, previous_alias = hop, hop
+    owner = hops[-1]
+    notes.append(f"JOIN {' -> '.join(hops)} for {', '.join(sorted(need))}")
+    added = set().union(*(_columns(db, h) for h in hops))
     for col in _own_columns(scope):
-        if col.table and col.table.lower() != here.lower():
-            continue
         name = col.name.lower()
-        if name in need:
-            col.set("table", exp.to_identifier(partner))
-        elif name in _columns(db, table) and name not in projected:
-            col.set("table", exp.to_identifier(here))
+        if col in missing or (not col.table and name in need):
+            col.set("table", exp.to_identifier(owner))
+        elif not col.table and name in added and name not in projected:
+            homes = [a for a, t in tables.items() if name in _columns(db, t)]
+            if len(homes) == 1:
+                col.set("table", exp.to_identifier(_original_alias(scope, homes[0])))
+
+
+def _join_path(db: SqlDatabase, tables: dict[str, str], need: set[str]) -> tuple[str, list[str]] | None:
+    """(scope alias to start from, tables to join in order) reaching the one table that has every
+    column of `need`: a foreign-key neighbour of a scope table, else one behind a bridge table.
+    None unless the shortest such path is unique."""
+    present = set(tables.values())
+    for length in (1, 2):
+        found: dict[tuple[str, ...], str] = {}
+        for alias, table in tables.items():
+            for first in _neighbours(db, table):
+                if first in present:
+                    continue
+                if length == 1 and need <= _columns(db, first):
+                    found.setdefault((first,), alias)
+                if length == 2:
+                    for second in _neighbours(db, first):
+                        if second not in present and second != first and need <= _columns(db, second):
+                            found.setdefault((first, second), alias)
+        if found:
+            if len(found) != 1:
+                return None
+            hops, alias = next(iter(found.items()))
+            return alias, list(hops)
+    return None
 
 
 def _original_alias(scope: Scope, lower_alias: str) -> str:
