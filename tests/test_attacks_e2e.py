@@ -165,8 +165,9 @@ def test_cypher_writes_from_a_compromised_model_are_blocked(ctx, people, monkeyp
 
 
 def test_kuzu_read_only_holds_when_the_guard_is_bypassed(ctx, people, monkeypatch):
-    monkeypatch.setattr("queryweave.tools.cypher.text_to_cypher.check_cypher",
-                        lambda q: GuardResult(True, "guard disabled for the test", q))
+    for where in ("text_to_cypher", "store"):  # both copies of the guard off: the read-only database alone
+        monkeypatch.setattr(f"queryweave.tools.cypher.{where}.check_cypher",
+                            lambda q: GuardResult(True, "guard disabled for the test", q))
     _model(monkeypatch, [_cypher("MATCH (n) DETACH DELETE n"), _cypher("MATCH (p:Person) SET p.born = 1"),
                          _cypher("CREATE (x:Person {name:'Mallory', born:1})")])
     before = _graph_snapshot(people)
@@ -176,16 +177,19 @@ def test_kuzu_read_only_holds_when_the_guard_is_bypassed(ctx, people, monkeypatc
     assert _graph_snapshot(people) == before
 
 
-@pytest.mark.xfail(strict=True, reason="kuzu opened read_only still runs COPY ... TO / EXPORT DATABASE: only the "
-                   "Cypher guard stops these file writes (no authorizer hook in kuzu)")
-def test_kuzu_read_only_refuses_file_exports_without_the_guard(people):
+def test_kuzu_store_refuses_file_exports_by_itself(people):
+    """kuzu opened read_only still runs COPY ... TO / EXPORT DATABASE (no authorizer hook), so the store's
+    query path runs the Cypher guard itself, whoever calls it (defence in depth)."""
+    from queryweave.tools.cypher.store import QueryBlockedError
+
     store = sources.open_graph(str(people))
-    target = people.parent / "dump.csv"
-    try:
-        store.query(f"COPY (MATCH (p:Person) RETURN p.name) TO '{target}'")
-    except Exception:
-        pass
-    assert not target.exists()
+    target, export = people.parent / "dump.csv", people.parent / "export"
+    for attack in (f"COPY (MATCH (p:Person) RETURN p.name) TO '{target}'", f"EXPORT DATABASE '{export}'",
+                   "MATCH (p:Person) RETURN p.name; CREATE (:Person {name: 'Mallory'})"):
+        with pytest.raises(QueryBlockedError, match="blocked by the graph store's read-only guard"):
+            store.query(attack)
+    assert not target.exists() and not export.exists()
+    assert store.query("MATCH (p:Person) RETURN count(*) AS c")[0]["c"] >= 2  # reads still run
 
 
 @pytest.fixture()

@@ -17,6 +17,7 @@ from queryweave.tools.cypher.text_to_cypher import (
     kuzu_compat,
     naive_cypher,
 )
+from queryweave.tools.guard_result import GuardResult
 
 SCRIPT = textwrap.dedent(
     """\
@@ -81,9 +82,14 @@ def test_schema_text_lists_labels_types_and_patterns(graph_path):
     store.close()
 
 
-def test_read_only_store_refuses_writes(graph_path):
+def test_read_only_store_refuses_writes(graph_path, monkeypatch):
+    from queryweave.tools.cypher.store import QueryBlockedError
+
     store = KuzuStore(graph_path)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(QueryBlockedError, match="CREATE is not a read-only query"):  # the store's own guard ...
+        store.query("CREATE (:Person {name: 'Mallory'})")
+    monkeypatch.setattr("queryweave.tools.cypher.store.check_cypher", lambda q: GuardResult(True, "off", q))
+    with pytest.raises(RuntimeError):  # ... and behind it the read-only database
         store.query("CREATE (:Person {name: 'Mallory'})")
     assert store.query("MATCH (p:Person) RETURN count(*) AS c") == [{"c": 4}]
     store.close()

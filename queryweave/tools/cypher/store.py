@@ -6,6 +6,11 @@ renders it for prompts), `close()` releases the store. Both adapters are read-on
 construction: kuzu is opened with `read_only=True`, Neo4j sessions use READ access mode. A kuzu
 file held read-write by another process cannot be opened at all: that is reported as
 `StoreBusyError` with a clear message.
+
+kuzu opened read-only still runs `COPY (...) TO 'file'` and `EXPORT DATABASE` (file writes; kuzu has
+no authorizer hook), so `KuzuStore.query` runs the read-only Cypher guard (`tools.cypher.guard`)
+itself, whoever calls it: defence in depth behind Text-to-Cypher's own check. A refused query is a
+`QueryBlockedError` naming the reason. `execute` is the unguarded path for the loader's DDL.
 """
 
 from __future__ import annotations
@@ -14,9 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from queryweave.tools.cypher.guard import check_cypher
+
 
 class StoreBusyError(RuntimeError):
     """The graph store is locked by another process (a kuzu file opened read-write elsewhere)."""
+
+
+class QueryBlockedError(PermissionError, RuntimeError):
+    """The store's own read-only guard refused a query (a write, a file export, several statements)."""
 
 
 @dataclass
@@ -109,7 +120,11 @@ class KuzuStore:
         return rows
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        """Run a read-only query (the database itself refuses writes when opened read-only)."""
+        """Run a read-only query: the Cypher guard first (`QueryBlockedError` when it refuses; the
+        read-only database refuses writes but not `COPY ... TO` / `EXPORT DATABASE` file writes)."""
+        verdict = check_cypher(cypher)
+        if not verdict.allowed:
+            raise QueryBlockedError(f"blocked by the graph store's read-only guard: {verdict.reason}")
         return self.execute(cypher, params)
 
     def schema(self) -> GraphSchema:
