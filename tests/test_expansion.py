@@ -190,3 +190,29 @@ def test_fuse_candidate_dicts_for_parallel_sub_questions():
     assert [c["chunk_id"] for c in out] == ["y", "x"]
     assert set(out[0]["matched_by"]) == {"sub-question 1", "sub-question 2"}
     assert out[1]["matched_by"]["bm25"] == {"rank": 1, "score": 3.0} and out[1]["text"] == "X"
+
+
+def test_prf_ranking_replaces_the_list_it_was_fed_back_from():
+    from queryweave.tools.fusion import Candidate
+    from queryweave.tools.retrieval import replace_by_feedback
+
+    fused = [Candidate(i, s, {"original": (r, s)}) for r, (i, s) in enumerate([("a", 3.0), ("b", 2.0), ("c", 1.0),
+                                                                                ("d", 0.5)], start=1)]
+    second = [Candidate("c", 9.0, {"bm25": (1, 9.0)}), Candidate("e", 8.0, {"dense": (1, 0.8)}),
+              Candidate("a", 7.0, {"bm25": (2, 7.0)})]
+    out = replace_by_feedback(fused, second, anchor=1)
+    assert [c.id for c in out] == ["a", "c", "e", "b", "d"]  # anchor, then the second pass, then the rest
+    assert {"original", "PRF", "PRF:bm25"} <= set(out[1].matched_by) and out[1].matched_by["PRF"][0] == 1
+    assert "original" not in out[2].matched_by and "PRF:dense" in out[2].matched_by
+    assert [c.id for c in replace_by_feedback(fused, second, anchor=0)] == ["c", "e", "a", "b", "d"]
+
+
+def test_pipeline_prf_replaces_or_fuses(kb):
+    q = "how long may a statement run"
+    replaced = search(kb, [q], 8, RetrievalSettings(prf=True, anchor=1))
+    fused = search(kb, [q], 8, RetrievalSettings(prf=True, anchor=1, prf_replaces=False))
+    first = hybrid(kb, q, 1, RetrievalSettings())
+    assert replaced[0].id == fused[0].id == first[0].id
+    below = [c for c in replaced[1:] if "PRF" in c.matched_by]
+    assert [c.matched_by["PRF"][0] for c in below] == sorted(c.matched_by["PRF"][0] for c in below)
+    assert all("PRF" in strategies_of(c) for c in replaced[1:3])

@@ -8,7 +8,8 @@ variants (`keywords`, `neighbours`), pseudo-relevance feedback (`PRF`: RM3 on BM
 embedding), LLM variants (`variant 1..n`), HyDE / Query2Doc (`HyDE`) and sub-questions
 (`sub-question 1..n`). The strategies' rankings are fused again (`strategy_fusion`, RRF), the
 original's top `anchor` kept in place (the other strategies only reorder what lies below the first
-pass's best), and every candidate keeps per-strategy provenance: `matched_by` has one entry per
+pass's best); PRF is then fed back from that fused list and its ranking replaces it (`prf_replaces`),
+the same top `anchor` kept. Every candidate keeps per-strategy provenance: `matched_by` has one entry per
 strategy that found it ("original", "variant 2", "HyDE") and one per retriever inside it
 ("original:bm25"). An optional reranker reorders the top `rerank_depth`; last, title links bring in
 the documents named in (or naming) the top candidates (`links`). The query gate (`_gated`) runs
@@ -54,6 +55,8 @@ class RetrievalSettings:
     rrf_k: int = 60
     prf: bool = False
     prf_settings: PRFSettings = field(default_factory=PRFSettings)
+    prf_replaces: bool = True  # the PRF ranking replaces the fused list it was fed back from (RM3 already
+    # keeps the original query, share `orig_weight`); False: fused with the first pass by RRF (`strategy_weights`)
     offline_variants: bool = False
     llm_variants: int = 0  # number of LLM rephrasings (0 = off); needs `llm`
     hyde: bool = False  # HyDE / Query2Doc pseudo-document; needs `llm`
@@ -194,7 +197,8 @@ def pipeline(kb: KnowledgeBase, query: str, k: int, settings: RetrievalSettings 
     vector = query_vector(kb, query)
     first = hybrid(kb, query, settings.pool, settings, where, vector, allowed)
     per_strategy: dict[str, list[Candidate]] = {"original": first}
-    if settings.prf and first and not _gated(query, settings):
+    run_prf = settings.prf and bool(first) and not _gated(query, settings)
+    if run_prf and not settings.prf_replaces:
         per_strategy["PRF"] = _prf(kb, query, first, vector, settings, where, allowed)
     queries = dict(extra_queries or {})
     queries.update(strategy_queries(kb, query, settings, first, sub_questions))
@@ -213,6 +217,8 @@ def pipeline(kb: KnowledgeBase, query: str, k: int, settings: RetrievalSettings 
             per_strategy["HyDE"] = _fuse({"bm25": sparse, "dense": dense}, settings, settings.weights, kb,
                                          query_terms(sparse_q), hyde_vec)
     fused = fuse_strategies(per_strategy, settings)
+    if run_prf and settings.prf_replaces and fused:  # RM3 / Rocchio fed back from the fused list
+        fused = replace_by_feedback(fused, _prf(kb, query, fused, vector, settings, where, allowed), settings.anchor)
     if settings.rerank != "none" and fused and (settings.rerank != "features" or not settings.query_gate
                                                  or _gated(query, settings)):
         fused = rerank_candidates(kb, query, fused, settings, vector)
@@ -244,6 +250,30 @@ def fuse_strategies(per_strategy: dict[str, list[Candidate]], settings: Retrieva
         by_id = {c.id: c for c in fused}
         fused = [by_id[i] for i in anchors if i in by_id] + [c for c in fused if c.id not in set(anchors)]
     return fused
+
+
+def replace_by_feedback(fused: list[Candidate], second: list[Candidate], anchor: int) -> list[Candidate]:
+    """The feedback (second-pass) ranking in place of the fused list it came from.
+
+    The expanded query already holds the original one (RM3's interpolation, Rocchio's query vector),
+    so fusing its ranking with the first pass again would count the original twice. The fused list's
+    top `anchor` stay on top, its other candidates follow the second pass's; provenance keeps the first
+    pass's entries and adds `PRF` and `PRF:retriever`.
+    """
+    prior = {c.id: c for c in fused}
+    out = []
+    for rank, c in enumerate(second, start=1):
+        matched = dict(prior[c.id].matched_by) if c.id in prior else {}
+        matched["PRF"] = (rank, c.score)
+        matched.update({f"PRF:{name}": v for name, v in c.matched_by.items()})
+        out.append(Candidate(c.id, c.score, matched))
+    seen = {c.id for c in out}
+    out += [c for c in fused if c.id not in seen]
+    top = [c.id for c in fused[: max(anchor, 0)]]
+    if top:
+        by_id = {c.id: c for c in out}
+        out = [by_id[i] for i in top] + [c for c in out if c.id not in set(top)]
+    return out
 
 
 def rerank_candidates(kb: KnowledgeBase, query: str, fused: list[Candidate], settings: RetrievalSettings,
