@@ -25,7 +25,7 @@ def free_port() -> int:
 def copy_kb(kb_dir: Path, dest: Path) -> Path:
     """A private copy of the shared fixture KB (servers write checkpoints, logs and feedback into it)."""
     shutil.copytree(kb_dir, dest, ignore=shutil.ignore_patterns("checkpoints.sqlite*", "feedback.jsonl",
-                                                                 "querylog.sqlite*", "uploads"))
+                                                                 "retrieval_log.sqlite*", "uploads"))
     return dest
 
 

@@ -100,3 +100,16 @@ def test_tune_cli(tmp_path: Path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["applied"] == {"factual": {"k": 1}}
     assert json.loads((tmp_path / "tuning.json").read_text()) == {"factual": {"k": 1}}
+
+
+def test_popular_queries_live_in_the_same_module(tmp_path):
+    from queryweave.tools import querylog
+
+    log = querylog.PopularQueries(tmp_path / "suggest" / "popular.sqlite")
+    assert log.record("  How   do I tune Gradle? ") == log.record("how do i tune gradle?")
+    log.record("PgBouncer pools")
+    assert log.record("x") is None  # too short to keep
+    assert [(t, c) for _, t, c in log.top()] == [("How do I tune Gradle?", 2), ("PgBouncer pools", 1)]
+    log.close()
+    assert querylog.PopularQueries(tmp_path / "suggest" / "popular.sqlite").top()[0][2] == 2  # persisted
+    assert not hasattr(querylog, "QueryLog")  # one name per log: no ambiguous alias

@@ -1,9 +1,9 @@
 """Thumbs up/down on an answer: appended to `feedback.jsonl` and fed to the query log.
 
 `append_feedback` always writes one JSON line per rating to `<data_dir>/feedback.jsonl` (the record
-this module owns). When `queryweave.tools.querylog` is installed, the rating is attached to the
-turn's logged retrieval (`query_id` in the thread's state) or, when the turn has none, logged as a
-new entry carrying the feedback, so `queryweave tune` sees it. A thumbs-up also counts the question
+this module owns). The rating is also attached to the turn's logged retrieval in the retrieval log
+(`queryweave.tools.querylog.RetrievalLog`): by `query_id` in the thread's state, else by the
+question's text, else logged as a new entry carrying the feedback, so `queryweave tune` sees it. A thumbs-up also counts the question
 in the popular-queries log behind suggestions (see `queryweave.server.suggestions`).
 """
 
@@ -37,21 +37,24 @@ def read_feedback(data_dir: str | Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def to_query_log(data_dir: str | Path, values: dict[str, Any], rating: str) -> str | None:
-    """Feed the rating to `queryweave.tools.querylog`; returns how ("attached"/"logged"), None if absent."""
-    try:
-        from queryweave.tools.querylog import LogEntry, QueryLog
-    except ImportError:
-        return None
+def to_query_log(data_dir: str | Path, values: dict[str, Any], rating: str) -> str:
+    """Feed the rating to the retrieval log; returns how: "attached" (to the turn's logged retrieval)
+    or "logged" (a new entry)."""
+    from queryweave.tools.querylog import LogEntry, RetrievalLog
+
     value = 1 if rating == "up" else -1
     relevant = [c.get("chunk_id") for c in values.get("citations") or [] if c.get("chunk_id")]
-    log = QueryLog(data_dir)
+    keep = relevant if value > 0 else None
+    query = values.get("resolved_query") or values.get("question") or ""
+    log = RetrievalLog(data_dir)
     try:
         for key in QUERY_ID_KEYS:
-            if values.get(key) and log.feedback(str(values[key]), value, relevant if value > 0 else None):
+            if values.get(key) and log.feedback(str(values[key]), value, keep):
                 return "attached"
+        if query and log.feedback_for_query(query, value, keep):
+            return "attached"
         timings = values.get("timings") or {}
-        log.log(LogEntry(query=values.get("resolved_query") or values.get("question") or "",
+        log.log(LogEntry(query=query,
                          strategy=values.get("strategy") or values.get("route") or "unknown",
                          k=int(values.get("k") or 0), latency_ms=float(sum(timings.values())),
                          result_ids=[d.get("chunk_id") for d in values.get("documents") or [] if d.get("chunk_id")],

@@ -1,9 +1,12 @@
-"""The retrieval log: one row per retrieval (strategy, k, latency, result ids, optional user feedback).
+"""The query logs: what users asked and how retrieval went.
 
-(Not to be confused with `query_log.py`, the popular-questions counter behind suggestions.)
-Stored in `retrieval_log.sqlite` in the data dir (WAL, so the graph can log while `queryweave tune` reads).
-Feedback is attached later by query id: +1 (helpful) / -1 (not helpful), optionally naming the result
-ids that were relevant. `queryweave tune` reads it to propose per-intent k and strategy settings.
+- `RetrievalLog`: one row per retrieval (strategy, k, latency, result ids, optional user feedback), in
+  `retrieval_log.sqlite` in the data dir (WAL, so the graph can log while `queryweave tune` reads).
+  Feedback is attached later by query id (or by question text): +1 (helpful) / -1 (not helpful),
+  optionally naming the result ids that were relevant. `queryweave tune` reads it to propose
+  per-intent k and strategy settings.
+- `PopularQueries`: counts of the questions users asked (case- and space-insensitive), behind search
+  suggestions (`<data_dir>/suggest/popular.sqlite`; `path=None` keeps it in memory).
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from queryweave.tools.prefix_index import normalize
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS queries (
@@ -108,3 +113,48 @@ class RetrievalLog:
         return {f"{r['intent'] or '-'}/{r['strategy']}": {"n": r["n"], "mean_ms": round(r["ms"] or 0, 1),
                                                           "up": r["up"] or 0, "down": r["down"] or 0}
                 for r in rows}
+
+
+# -- popular queries (search suggestions) ----------------------------------------------------------
+
+_POPULAR_SCHEMA = """CREATE TABLE IF NOT EXISTS popular_queries (
+  norm TEXT PRIMARY KEY, text TEXT NOT NULL, count INTEGER NOT NULL DEFAULT 0, last_at REAL NOT NULL)"""
+
+
+class PopularQueries:
+    """Counts of the questions users asked (case- and space-insensitive), persisted in SQLite.
+
+    `path=None` keeps the log in memory only.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = str(path) if path else ":memory:"
+        if path:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+        self.conn.execute(_POPULAR_SCHEMA)
+        self.conn.commit()
+
+    def record(self, query: str, weight: int = 1) -> str | None:
+        """Count one use of `query`; returns its normalised form, or None when it is not worth keeping."""
+        text = " ".join(query.split())
+        norm = normalize(text)
+        if len(norm) < 2 or len(norm) > 200:
+            return None
+        self.conn.execute(
+            "INSERT INTO popular_queries(norm, text, count, last_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(norm) DO UPDATE SET count = count + excluded.count, last_at = excluded.last_at",
+            (norm, text, weight, time.time()),
+        )
+        self.conn.commit()
+        return norm
+
+    def top(self, limit: int = 5000) -> list[tuple[str, str, int]]:
+        """(norm, text, count) of the most used queries, most used first."""
+        rows = self.conn.execute(
+            "SELECT norm, text, count FROM popular_queries ORDER BY count DESC, last_at DESC LIMIT ?", (limit,))
+        return [(r[0], r[1], int(r[2])) for r in rows]
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from queryweave.tools.prefix_index import PrefixIndex, normalize, word_starts
-from queryweave.tools.query_log import QueryLog
+from queryweave.tools.querylog import PopularQueries
 
 SOURCES = ("title", "heading")
 
@@ -38,9 +38,9 @@ class Suggestion:
 class Suggester:
     """Prefix suggestions over document titles/headings plus the popular-queries log of `data_dir`."""
 
-    def __init__(self, data_dir: str | Path | None = None, log: QueryLog | None = None) -> None:
+    def __init__(self, data_dir: str | Path | None = None, log: PopularQueries | None = None) -> None:
         self.data_dir = Path(data_dir) if data_dir else None
-        self.log = log or QueryLog(self.folder / "popular.sqlite" if self.folder else None)
+        self.log = log or PopularQueries(self.folder / "popular.sqlite" if self.folder else None)
         self._pending: dict[str, tuple[str, str]] = {}
         self.texts: list[str] = []
         self.sources: list[str] = []
@@ -224,7 +224,7 @@ def open_suggester(data_dir: str | Path, catalog: Any = None, embeddings: Any = 
 
 def record_query(query: str, data_dir: str | Path) -> None:
     """Count `query` in the popular-queries log of `data_dir` (without loading the suggestion index)."""
-    log = QueryLog(Path(data_dir) / "suggest" / "popular.sqlite")
+    log = PopularQueries(Path(data_dir) / "suggest" / "popular.sqlite")
     try:
         log.record(query)
     finally:
