@@ -88,10 +88,10 @@ def unique(questions: list[str], tag: str) -> list[str]:
 
 def clear_query_memo() -> None:
     """Forget memoised query vectors (so every timed query embeds its text, as a new question would)."""
-    from queryweave.tools import retrieval
+    from queryweave.tools import query_vectors
 
-    with retrieval._QVEC_LOCK:
-        retrieval._QVEC.clear()
+    with query_vectors._QVEC_LOCK:
+        query_vectors._QVEC.clear()
 
 
 def retrieval_path(kb, question: str, k: int = 5, pool: int = 100) -> list:
