@@ -5,7 +5,14 @@ Reads bench/data/intent_labels.jsonl (142 queries, Chinese and English) and the 
 bench/data/intent_topics.json. Columns: `rules` (rule layer alone), and with `--llm` (a model configured
 through QUERYWEAVE_LLM / QUERYWEAVE_OPENAI_BASE_URL / ...): `llm` (the model on every query) and
 `rules->llm` (the pipeline: the model only where the rules are not confident). Ambiguity has no LLM step.
+A failed LLM call (timeout, no valid tool call) counts as that query's fallback (the rule answer for
+intent, "retrieve" for necessity), as in the graph; the number of failed calls and the mean time of an
+LLM call are printed, so a column made of fallbacks cannot pass for the model's answers.
 `--errors` lists the rule layer's mistakes.
+
+Small local models: keep `QUERYWEAVE_MAX_TOKENS` small (a structured answer needs < 100 tokens; a
+0.5B model that rambles for 512 tokens on one core runs past the timeout) and set
+`QUERYWEAVE_LLM_COOLDOWN=0`, so one slow call does not turn the following ones into fallbacks.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ def _acc(pairs: list[tuple[object, object]]) -> str:
 def _llm():
     try:
         from queryweave.graph.context import Context
-        from queryweave.models import get_chat_model, structured
+        from queryweave.models import call_structured, get_chat_model
         from queryweave.prompts.understanding import intent_messages, necessity_messages
     except ImportError as exc:  # the models module is not there yet
         print(f"LLM column skipped: {exc}")
@@ -47,7 +54,27 @@ def _llm():
     if llm is None:
         print("LLM column skipped: no model configured (QUERYWEAVE_LLM resolves to rules)")
         return None
-    return llm, structured, intent_messages, necessity_messages
+    return llm, call_structured, intent_messages, necessity_messages
+
+
+class _Calls:
+    """LLM calls made, failed, and their total time."""
+
+    def __init__(self) -> None:
+        self.n, self.failed, self.seconds = 0, 0, 0.0
+        self.errors: dict[str, int] = {}
+
+    def ask(self, call, model, schema, messages):
+        """One structured call, counted; the parsed value or None."""
+        t = time.perf_counter()
+        out = call(model, schema, messages)
+        self.seconds += time.perf_counter() - t
+        self.n += 1
+        if out.value is None:
+            self.failed += 1
+            kind = (out.error or "unknown").split(":")[0]
+            self.errors[kind] = self.errors.get(kind, 0) + 1
+        return out.value
 
 
 def main() -> int:
@@ -66,6 +93,8 @@ def main() -> int:
         "nec_hybrid")}
     per_lang: dict[str, list[tuple[object, object]]] = {"en": [], "zh": []}
     errors: list[str] = []
+    calls = _Calls()
+    rule_answers: list[tuple[object, object]] = []
     t0 = time.perf_counter()
     for r in rows:
         q, lang = r["text"], detect_language(r["text"])
@@ -89,18 +118,25 @@ def main() -> int:
                 res["intent_conf"].append((it.intent, r["intent"]))
             if it.intent != r["intent"]:
                 errors.append(f"intent     {q!r}: rules {it.intent} (confident={it.confident}), gold {r['intent']}")
-        if llm is not None:
-            model, structured, intent_messages, necessity_messages = llm
-            out = structured(model, NecessityOutput, necessity_messages(q, lang, "technical documentation: " + ", ".join(titles[:20])))
+        rule_answers.append((nec, it if r["intent"] else None))
+    elapsed = time.perf_counter() - t0
+    if llm is not None:  # one task after the other: the server reuses the prompt prefix they share
+        model, call, intent_messages, necessity_messages = llm
+        kb_topics = "technical documentation: " + ", ".join(titles[:20])
+        for r, (nec, _it) in zip(rows, rule_answers, strict=True):
+            q, lang = r["text"], detect_language(r["text"])
+            out = calls.ask(call, model, NecessityOutput, necessity_messages(q, lang, kb_topics))
             pred = out.needs_retrieval if out is not None else True
             res["nec_llm"].append((pred, r["needs_retrieval"]))
             res["nec_hybrid"].append((nec.needs if nec.confident else pred, r["needs_retrieval"]))
-            if r["intent"]:
-                io = structured(model, IntentOutput, intent_messages(q, lang))
-                ipred = io.intent if io is not None else it.intent
-                res["intent_llm"].append((ipred, r["intent"]))
-                res["intent_hybrid"].append((it.intent if it.confident else ipred, r["intent"]))
-    elapsed = time.perf_counter() - t0
+        for r, (_nec, it) in zip(rows, rule_answers, strict=True):
+            if it is None:
+                continue
+            q, lang = r["text"], detect_language(r["text"])
+            io = calls.ask(call, model, IntentOutput, intent_messages(q, lang))
+            ipred = io.intent if io is not None else it.intent
+            res["intent_llm"].append((ipred, r["intent"]))
+            res["intent_hybrid"].append((it.intent if it.confident else ipred, r["intent"]))
 
     table = [
         ("intent (4 classes)", _acc(res["intent"]), _acc(res["intent_llm"]), _acc(res["intent_hybrid"])),
@@ -115,12 +151,14 @@ def main() -> int:
     amb_tp = sum(1 for p, g in res["amb"] if p and g)
     amb_pos, amb_gold = sum(1 for p, _ in res["amb"] if p), sum(1 for _, g in res["amb"] if g)
     w = max(len(t[0]) for t in table)
-    print(f"{len(rows)} labelled queries; rules took {1000 * elapsed / len(rows):.2f} ms/query"
-          + (" (including LLM calls)" if llm else ""))
+    print(f"{len(rows)} labelled queries; rules took {1000 * elapsed / len(rows):.2f} ms/query")
     print(f"{'metric':<{w}}  {'rules':<16}  {'llm':<16}  rules->llm")
     for name, a, b, c in table:
         print(f"{name:<{w}}  {a:<16}  {b:<16}  {c}")
     print(f"ambiguity precision {amb_tp}/{amb_pos}, recall {amb_tp}/{amb_gold}")
+    if llm is not None:
+        print(f"LLM calls: {calls.n}, failed (fallback used) {calls.failed} {calls.errors or ''}, "
+              f"{1000 * calls.seconds / max(1, calls.n):.0f} ms per call")
     if args.errors:
         print("\n".join(["", "rule errors:"] + errors))
     return 0

@@ -65,3 +65,19 @@ def test_cli_json_shape_and_ablation(tiny: Path, tmp_path: Path, capsys):
     assert (keep / "catalog.sqlite").exists()
     assert main(["--llm", "rules", "eval", "retrieval", str(tiny), "--doc2query"]) == 2
     assert "no offline Doc2Query" in capsys.readouterr().err
+
+
+def test_llm_calls_counted_per_row(tiny: Path):
+    from queryweave.cli.eval_retrieval import LLMCallCounter
+
+    llm = ScriptedChatModel(responses=["Hypersonic flight heats the boundary layer."])
+    counter = LLMCallCounter()
+    counter.attach(llm)
+    settings = {"+hyde": ablation_settings(100, llm=llm)["+hyde"], "hybrid": ablation_settings(100)["hybrid"]}
+    from queryweave.eval.ablation import searchers_for
+
+    result = evaluate(tiny, embedding="usem3", searchers=lambda kb: counter.wrap(searchers_for(kb, settings)))
+    assert [r["name"] for r in result["rows"]] == ["bm25", "dense", "+hyde", "hybrid"]
+    assert counter.per_query("+hyde") == 1.0  # one pseudo-document per question
+    assert counter.per_query("hybrid") == 0.0 and counter.per_query("bm25") == 0.0
+    assert len(llm.calls) == 2

@@ -3,6 +3,8 @@
 `--ablation` adds one row per configuration (hybrid, + each strategy, full, the default pipeline), all
 in one run; with an LLM configured (`--llm openai|llamacpp`) the LLM strategies get rows of their own.
 `--doc2query` first expands the corpus with LLM-generated questions (cached; slow on a small CPU model).
+With an LLM, every row also reports `llm_calls_per_query` (chat-model calls, retries included), counted
+by a callback on the model.
 """
 
 from __future__ import annotations
@@ -12,6 +14,47 @@ from dataclasses import replace
 
 from queryweave.cli.main import fail, print_json
 from queryweave.eval.retrieval import ablation_searchers, default_searchers, evaluate, format_table
+
+
+class LLMCallCounter:
+    """Counts chat-model calls by row: a LangChain callback plus wrappers around the searchers."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.by_row: dict[str, int] = {}
+        self.queries: dict[str, int] = {}
+
+    def attach(self, llm) -> None:
+        """Count every call `llm` makes (structured and plain, through any binding of it)."""
+        from langchain_core.callbacks import BaseCallbackHandler
+
+        counter = self
+
+        class _Handler(BaseCallbackHandler):
+            def on_chat_model_start(self, *args, **kwargs) -> None:
+                counter.total += 1
+
+            def on_llm_start(self, *args, **kwargs) -> None:
+                counter.total += 1
+
+        llm.callbacks = [*(llm.callbacks or []), _Handler()]
+
+    def wrap(self, searchers: dict) -> dict:
+        """The same searchers, each counting the calls made while it runs."""
+        def counted(name, fn):
+            def run(query):
+                before = self.total
+                try:
+                    return fn(query)
+                finally:
+                    self.by_row[name] = self.by_row.get(name, 0) + self.total - before
+                    self.queries[name] = self.queries.get(name, 0) + 1
+            return run
+        return {name: counted(name, fn) for name, fn in searchers.items()}
+
+    def per_query(self, name: str) -> float:
+        """Mean calls per query of a row."""
+        return round(self.by_row.get(name, 0) / max(1, self.queries.get(name, 0)), 2)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,17 +72,25 @@ def run(args: argparse.Namespace) -> int:
         from queryweave.tools.doc2query import doc2query_enricher
 
         ingest_kwargs["enrichers"] = [doc2query_enricher(ctx)]
+    counter = LLMCallCounter()
+    if llm is not None:
+        counter.attach(llm)
     if args.ablation:
         def searchers(kb):
-            return ablation_searchers(kb, args.depth, llm=llm, settings=settings, reranker=args.reranker)
+            return counter.wrap(ablation_searchers(kb, args.depth, llm=llm, settings=settings, reranker=args.reranker))
     else:
         def searchers(kb):
-            return default_searchers(kb, args.depth, settings)
+            return counter.wrap(default_searchers(kb, args.depth, settings))
     result = evaluate(args.dir, embedding=ctx.embedding, limit=args.limit, progress=not args.json,
                       searchers=searchers, data_dir=args.keep, ingest_kwargs=ingest_kwargs)
     result["profile"] = ctx.profile
     result["pipeline"] = settings.strategies()
-    print_json(result) if args.json else print(format_table(result) + f"\npipeline ({ctx.profile}): "
+    columns = None
+    if llm is not None:
+        for row in result["rows"]:
+            row["llm_calls_per_query"] = counter.per_query(row["name"])
+        columns = ["ndcg@10", "recall@10", "recall@100", "mrr@10", "ms_per_query", "llm_calls_per_query"]
+    print_json(result) if args.json else print(format_table(result, columns) + f"\npipeline ({ctx.profile}): "
                                                + ", ".join(settings.strategies()))
     return 0
 
