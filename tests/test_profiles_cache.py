@@ -75,6 +75,7 @@ def runtime(ctx):
 def test_rewrite_node(runtime, monkeypatch):
     from queryweave.nodes.rewrite import rewrite
 
+    runtime.context.features = "cross_lingual=off"  # the bilingual fixture would add Chinese keywords
     out = rewrite({"question": "What is the default heap size?", "intent": "factual"}, runtime)
     assert out["queries"] == ["What is the default heap size?"] and out["sub_questions"] == []
     out = rewrite({"resolved_query": "Are Gradle and Maven both build tools?", "question": "and Maven?",
@@ -85,7 +86,7 @@ def test_rewrite_node(runtime, monkeypatch):
 
     llm = ScriptedChatModel(responses=[{"queries": ["JVM heap default", "default -Xmx value", "JVM heap default"]}])
     monkeypatch.setattr(models, "get_chat_model", lambda ctx: llm)
-    runtime.context.features = "multi_query=on"
+    runtime.context.features = "multi_query=on,cross_lingual=off"
     out = rewrite({"question": "What is the default heap size?", "intent": "factual"}, runtime)
     assert out["queries"] == ["What is the default heap size?", "JVM heap default", "default -Xmx value"]
 

@@ -2,7 +2,11 @@
 
 Rules first: a comparison or multi-part question is split by `decompose` (rules; the LLM only when
 the rules see a cue they cannot split). With an LLM and the `multi_query` feature (on in the
-`accurate` profile), 3-5 rephrasings are added. Offline strategies that need the index (PRF,
+`accurate` profile), 3-5 rephrasings are added. In a bilingual knowledge base the search query gets
+keywords in the other language appended (feature `cross_lingual`, on): the question's names plus
+glossary translations of its question words, so "HikariCP 连接池默认大小" searches as "HikariCP
+连接池默认大小 HikariCP connection pool default size" — BM25 cannot match across languages and the
+embedding favours its own language. Answers still read the question as asked. Offline strategies that need the index (PRF,
 keyword/neighbour variants, HyDE) run inside `retrieve` itself.
 """
 
@@ -11,9 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from queryweave.graph.context import context_of
-from queryweave.nodes.common import language_of, query_of, timed
+from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.tools.decompose import decompose
 from queryweave.tools.expansion import dedup, llm_variants
+from queryweave.tools.glossary import cross_lingual_query
 from queryweave.tools.profiles import profile_of, settings_for_context
 
 DECOMPOSE_INTENTS = {"comprehensive", "reasoning"}
@@ -34,9 +39,22 @@ def rewrite(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         if not variants:
             out |= {"degraded": True, "degraded_reasons": ["rewrite: LLM variants failed; used the question only"]}
         queries = dedup(queries + variants)
+    if ctx.feature("cross_lingual"):
+        other = _cross_lingual(ctx, question)
+        if other:  # appended to the question itself: as a separate variant it would rank below the anchors
+            queries = [f"{question} {other}", *queries[1:]]
     subs: list[str] = []
     want_split = ctx.feature("decompose", profile_of(ctx).decompose or state.get("intent") in DECOMPOSE_INTENTS)
     if want_split:
         parts = decompose(question, settings.llm)
         subs = parts if len(parts) > 1 else []
     return out | {"queries": queries, "sub_questions": subs}
+
+
+def _cross_lingual(ctx: Any, question: str) -> str | None:
+    """The other-language keyword query when the knowledge base holds both languages (None on any store error)."""
+    try:
+        mix = knowledge_base(ctx).language_mix()
+    except Exception:  # a missing or busy store is retrieve's to report, not rewrite's
+        return None
+    return cross_lingual_query(question, mix)

@@ -9,6 +9,7 @@ This is general vocabulary of technical questions, not words of any corpus.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from queryweave.tools.text import tokenize
@@ -59,3 +60,43 @@ def cross_terms(tokens: set[str]) -> set[str]:
     for t in tokens:
         out |= zh_en.get(t, set()) | en_zh.get(t, set())
     return out - tokens
+
+
+_LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.+#-]*[A-Za-z0-9+#]|[A-Za-z]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_EN_WORD = re.compile(r"[A-Za-z]+")
+_QUESTION_WORDS = {"what", "how", "why", "when", "where", "which", "who", "whom", "whose", "is", "are", "was",
+                   "were", "does", "do", "did", "can", "could", "should", "would", "will", "i", "the", "a", "an",
+                   "in", "on", "for", "of", "to", "and", "or", "if", "my", "we", "you", "please", "tell", "explain"}
+
+
+def cross_lingual_query(question: str, mix: dict[str, float], min_share: float = 0.1) -> str | None:
+    """A keyword query in the other language of a bilingual knowledge base, or None.
+
+    A Chinese question keeps its Latin names (product and parameter names are rarely translated) and
+    gains the English words of its glossary terms ("HikariCP 连接池默认大小" -> "HikariCP pool
+    connection default size"); an English question gains the Chinese terms. Only when at least
+    `min_share` of the documents are in the other language, and only when the glossary knows a term.
+    """
+    zh_question = bool(_HAN.search(question))
+    other = "en" if zh_question else "zh"
+    if mix.get(other, 0.0) < min_share:
+        return None
+    latin = _LATIN_NAME.findall(question)
+    if zh_question:
+        names = latin
+        words, stems = [], set()
+        for t in tokenize(question):
+            for w in _PAIRS.get(t, ())[:2]:
+                stem = tuple(tokenize(w))
+                if stem not in stems:  # "default" and "defaults" are one search term
+                    stems.add(stem)
+                    words.append(w)
+    else:
+        _, en_zh = _tables()
+        names = [w for w in latin if not w.isalpha() or any(c.isupper() for c in w[1:])
+                 or (w[:1].isupper() and w.lower() not in _QUESTION_WORDS)]
+        words = [z for w in _EN_WORD.findall(question) for t in tokenize(w) for z in sorted(en_zh.get(t, ()))]
+    if not words:
+        return None
+    return " ".join(dict.fromkeys(names + words))

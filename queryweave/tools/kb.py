@@ -165,6 +165,21 @@ class KnowledgeBase:
             return [t for t in titles if t]
         return self._cached("titles", build)
 
+    def language_mix(self) -> dict[str, float]:
+        """Share of documents per language ("zh", "en"), judged on each document's title and first chunk."""
+        def build() -> dict[str, float]:
+            from queryweave.tools.text import detect_language
+
+            counts: dict[str, int] = {}
+            rows = self.catalog.conn.execute(
+                "SELECT d.title, (SELECT c.text FROM chunks c WHERE c.source = d.source ORDER BY c.ord LIMIT 1) FROM documents d")
+            for title, text in rows:
+                lang = detect_language(f"{title or ''} {(text or '')[:300]}")
+                counts[lang] = counts.get(lang, 0) + 1
+            total = sum(counts.values()) or 1
+            return {lang: n / total for lang, n in counts.items()}
+        return self._cached("language_mix", build)
+
     def vocabulary(self) -> set[str]:
         """Titles, headings and tags: what the knowledge base is about (raw strings)."""
         def build() -> set[str]:
