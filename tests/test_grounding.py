@@ -165,7 +165,7 @@ def test_llm_grader_uses_the_model_verdicts():
     assert [v.supported for v in verdicts] == [True, False]
     assert verdicts[0].best_source == 0 and verdicts[1].reasons == ["designer not in sources"]
     prompt = " ".join(str(m.content) for m in llm.calls[0])
-    assert "[2] PostgreSQL" in prompt and "2. It was designed" in prompt
+    assert '<passage n="2">\nPostgreSQL' in prompt and "2. It was designed" in prompt
 
 
 def test_llm_grader_falls_back_offline_on_failure():

@@ -1,7 +1,7 @@
 """Fitting and honest scoring of the offline hallucination detector, and its two baselines.
 
 - `fit_logistic`: a tiny logistic model with sign constraints (a support feature may only raise
-  P(grounded), `novel2` may only lower it), numpy projected gradient descent, L2-regularised.
+  P(grounded), `novel2` and `jumps` may only lower it), numpy projected gradient descent, L2-regularised.
 - `grouped_cv`: k-fold cross-validation where both texts of one record stay in the same fold, so
   no document is seen in training and test.
 - Baselines: share of the text's words found in the sources, and length, each with a threshold
@@ -16,13 +16,13 @@ import numpy as np
 
 from queryweave.tools.text import tokenize, words
 
-FEATURES = ("copy", "order", "lex")
-SIGNS = {"copy": 1.0, "order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": -1.0, "copy_min": 1.0, "emb": 1.0}
+FEATURES = ("copy", "order", "lex", "jumps")
+SIGNS = {"copy": 1.0, "order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": -1.0, "copy_min": 1.0, "emb": 1.0, "jumps": -1.0}
 
 
 def fit_logistic(
     rows: Sequence[dict], grounded: Sequence[int], features: Sequence[str] = FEATURES,
-    l2: float = 0.01, steps: int = 3000, lr: float = 0.5,
+    l2: float = 0.001, steps: int = 3000, lr: float = 0.5,
 ) -> tuple[dict[str, float], float]:
     """Weights and bias (on the raw feature scale) of P(grounded) = sigmoid(b + w.x), with every
     weight's sign constrained by `SIGNS` (0 allowed)."""

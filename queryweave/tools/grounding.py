@@ -30,8 +30,8 @@ from queryweave.tools.support import SourceIndex, claim_features
 # P(grounded) = sigmoid(BIAS + sum(WEIGHTS[k] * feature[k])), signs constrained so that more support
 # never lowers the score. Fitted by `python bench/bench_hallucination.py --fit` (10-fold grouped CV on
 # halueval_summarization_lenmatched.jsonl; see docs/grounding.md).
-WEIGHTS: dict[str, float] = {"copy": 12.1025, "order": 2.8251, "lex": 0.0}
-BIAS = -5.9991
+WEIGHTS: dict[str, float] = {"copy": 21.3533, "order": 0.3962, "lex": 0.0, "jumps": -0.457}
+BIAS = -7.6826
 THRESHOLD = 0.5  # answer-level: grounded when score >= THRESHOLD (and no claim fails a hard check)
 CLAIM_THRESHOLD = 0.5  # claim-level
 FEATURE_KEYS = ("lex", "local", "order", "frag", "novel2", "emb", "num_missing", "ent_missing", "neg_mismatch")
@@ -90,11 +90,13 @@ def aggregate(features: list[dict]) -> dict[str, float]:
     the support features, the weakest unit's verbatim support, and the number of units failing a
     hard check (a number or entity the sources lack, a flipped negation)."""
     if not features:
-        return {"copy": 1.0, "order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": 0.0, "copy_min": 1.0, "hard": 0.0}
+        return {"copy": 1.0, "order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": 0.0, "copy_min": 1.0, "hard": 0.0,
+                "jumps": 0.0}
     weights = np.array([max(1, f["n_units"]) for f in features], float)
     out = {k: float(np.average([f[k] for f in features], weights=weights))
            for k in ("copy", "order", "lex", "frag", "novel2")}
     out["copy_min"] = float(min(f["copy"] for f in features))
+    out["jumps"] = float(sum(f["jumps"] for f in features))
     out["hard"] = float(sum(bool(f["missing_numbers"] or f["missing_entities"] or f["neg_mismatch"])
                             for f in features))
     embs = [f["emb"] for f in features if f.get("emb") is not None]

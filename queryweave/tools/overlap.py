@@ -90,6 +90,32 @@ def fragment_density(claim_units: list[str], window_units: list[str]) -> float:
     return total / (n * n)
 
 
+def shared_fragments(
+    claim_units: list[str], source_units: list[str], starts: dict[str, list[int]]
+) -> list[tuple[int, int, list[int]]]:
+    """The claim's greedy longest fragments shared with `source_units` (`starts`: unit ->
+    positions), left to right: (position in the claim, length, every source position where a
+    fragment of that length starts)."""
+    out: list[tuple[int, int, list[int]]] = []
+    i, n = 0, len(claim_units)
+    while i < n:
+        best, where = 0, []
+        for j in starts.get(claim_units[i], ()):
+            k = 1
+            while i + k < n and j + k < len(source_units) and claim_units[i + k] == source_units[j + k]:
+                k += 1
+            if k > best:
+                best, where = k, [j]
+            elif k == best:
+                where.append(j)
+        if best:
+            out.append((i, best, where))
+            i += best
+        else:
+            i += 1
+    return out
+
+
 def copy_support(claim_units: list[str], source_units: list[str], starts: dict[str, list[int]]) -> float:
     """Verbatim support of a claim anywhere in the sources: the greedy longest fragments it shares
     with `source_units` (`starts`: unit -> positions), as sqrt(sum of squared lengths) / len(claim).
@@ -98,20 +124,31 @@ def copy_support(claim_units: list[str], source_units: list[str], starts: dict[s
     n = len(claim_units)
     if not n:
         return 1.0
-    total, i = 0, 0
-    while i < n:
-        best = 0
-        for j in starts.get(claim_units[i], ()):
-            k = 1
-            while i + k < n and j + k < len(source_units) and claim_units[i + k] == source_units[j + k]:
-                k += 1
-            best = max(best, k)
-        if best:
-            total += best * best
-            i += best
-        else:
-            i += 1
+    total = sum(length * length for _, length, _ in shared_fragments(claim_units, source_units, starts))
     return math.sqrt(total) / n
+
+
+def source_jumps(
+    claim_units: list[str], source_units: list[str], starts: dict[str, list[int]],
+    min_len: int = 3, near: int = 20,
+) -> int:
+    """Recombination: how many times the claim's copied phrases (shared fragments of at least
+    `min_len` units, in the claim's order) switch to a distant place of the sources — no
+    occurrence of the next phrase within `near` units of where the previous one ended. 0 for a
+    sentence copied or compressed from one passage; each phrase stitched in from elsewhere adds
+    one ("Carey replaced Barker" built from "Carey ... hosted" and "replaced Barker ..." far apart).
+    Call it per sentence: a text's sentences may come from different places."""
+    jumps, prev = 0, None
+    for _, length, where in shared_fragments(claim_units, source_units, starts):
+        if length < min_len:
+            continue
+        if prev is not None:
+            close = [j for j in where if -near < j - prev < near]
+            jumps += not close
+            prev = (close[0] if close else where[0]) + length
+        else:
+            prev = where[0] + length
+    return jumps
 
 
 def bigrams(units: list[str]) -> list[tuple[str, str]]:

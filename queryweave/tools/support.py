@@ -8,6 +8,8 @@ sentence embeddings); `claim_features` measures how well one claim is carried by
 - `order`    share found inside one window *in the claim's order* (longest common subsequence)
 - `frag`     verbatim-fragment density of the claim inside that window (`fragment_density`)
 - `copy`     verbatim support anywhere in the sources: sqrt(sum of squared fragment lengths) / length
+- `jumps`    recombination: how often the claim's copied phrases (3+ units) switch to a distant
+             place of the sources (`overlap.source_jumps`); 0 for a claim taken from one passage
 - `novel2`   share of the claim's word bigrams (character bigrams for Chinese) found in no source
 - `emb`      best cosine similarity between the claim and a source sentence (when embeddings are given)
 - `num_missing`, `ent_missing`, `neg_mismatch`  checkable facts that contradict or escape the sources
@@ -27,6 +29,7 @@ from queryweave.tools.overlap import (
     copy_support,
     fragment_density,
     lcs_length,
+    source_jumps,
     stem_units,
     surface_units,
 )
@@ -163,6 +166,7 @@ def claim_features(claim: str, index: SourceIndex, claim_vec: np.ndarray | None 
     units = stem_units(claim)
     frag = fragment_density(units, index.window_units[order_j]) if order_j >= 0 else 0.0
     copy = copy_support(units, index.units, index.unit_starts)
+    jumps = source_jumps(units, index.units, index.unit_starts)
     grams = bigrams(surface_units(claim))
     novel2 = sum(1 for g in grams if g not in index.bigram_set) / len(grams) if grams else 0.0
     miss_num = unsupported_numbers(claim, index.number_set)
@@ -186,6 +190,7 @@ def claim_features(claim: str, index: SourceIndex, claim_vec: np.ndarray | None 
         "order": order,
         "frag": frag,
         "copy": copy,
+        "jumps": jumps,
         "n_units": len(units),
         "novel2": novel2,
         "emb": emb,
