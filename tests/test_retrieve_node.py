@@ -37,3 +37,16 @@ def test_reasoning_intent_uses_the_entity_graph(tmp_path: Path):
     assert any("graph" in key or "walk" in key for d in out["candidates"] for key in d["matched_by"])
     plain = retrieve({"queries": [q], "intent": "factual", "k": 2}, Runtime())
     assert not any("graph" in key for d in plain["candidates"] for key in d["matched_by"])
+
+
+def test_bm25_only_fallback_fuses_queries_and_honours_the_filter(ctx):
+    from queryweave.nodes.common import knowledge_base
+    from queryweave.nodes.retrieve import bm25_only
+
+    kb = knowledge_base(ctx)
+    plain = bm25_only(kb, ["Gradle build cache", "Gradle java plugin"], 5)
+    labels = {"original", "original:bm25", "variant 1", "variant 1:bm25"}
+    assert plain and all(set(c.matched_by) <= labels for c in plain)  # keyword retrieval only
+    assert any("original:bm25" in c.matched_by for c in plain) and any("variant 1:bm25" in c.matched_by for c in plain)
+    hits = kb.hits(bm25_only(kb, ["Gradle build cache"], 5, where={"year": 2020}))
+    assert hits and {h.chunk.metadata.get("year") for h in hits} == {2020}  # the Java page, not the Android one
