@@ -64,10 +64,12 @@ class _Calls:
         self.n, self.failed, self.seconds = 0, 0, 0.0
         self.errors: dict[str, int] = {}
 
+    retries = 0
+
     def ask(self, call, model, schema, messages):
         """One structured call, counted; the parsed value or None."""
         t = time.perf_counter()
-        out = call(model, schema, messages)
+        out = call(model, schema, messages, retries=self.retries)
         self.seconds += time.perf_counter() - t
         self.n += 1
         if out.value is None:
@@ -82,8 +84,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--llm", action="store_true", help="add LLM columns when a model is configured")
     ap.add_argument("--errors", action="store_true", help="list the rule layer's mistakes")
+    ap.add_argument("--every", type=int, default=1, help="every N-th query only (an evenly spread subset)")
+    ap.add_argument("--retries", type=int, default=0,
+                    help="LLM retries per call (0: at temperature 0 a retry gives the same answer)")
     args = ap.parse_args()
     rows = [json.loads(x) for x in (DATA / "intent_labels.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    rows = rows[:: max(1, args.every)]
     titles = json.loads((DATA / "intent_topics.json").read_text(encoding="utf-8"))["titles"]
     vocab = {t for title in titles for t in tokenize(title)}
     llm = _llm() if args.llm else None
@@ -94,6 +100,7 @@ def main() -> int:
     per_lang: dict[str, list[tuple[object, object]]] = {"en": [], "zh": []}
     errors: list[str] = []
     calls = _Calls()
+    calls.retries = args.retries
     rule_answers: list[tuple[object, object]] = []
     t0 = time.perf_counter()
     for r in rows:
