@@ -7,7 +7,7 @@ import json
 import pytest
 
 from queryweave.cli.main import main
-from queryweave.eval.hallucination import detector, evaluate, metrics, read_hallucination
+from queryweave.eval.hallucination import detector, evaluate, metrics, read_hallucination, strict_for
 
 DOC = ("The Eiffel Tower was completed in 1889 for the World's Fair in Paris. It is 330 metres tall and "
        "was designed by the engineering company of Gustave Eiffel.")
@@ -66,7 +66,7 @@ def test_metrics_hallucinated_is_positive():
 def test_detector_on_planted_fixtures(tmp_path):
     rows = [RECORDS["summarization"], RECORDS["dialogue"], RECORDS["qa"]]
     items = read_hallucination(_write(tmp_path / "mix.jsonl", rows))
-    result = evaluate(items, detector())
+    result = evaluate(items, detector(strict=True))
     assert result["n"] == 6
     assert result["recall"] == 1.0  # every planted hallucination has an invented number and name
     assert result["accuracy"] >= 5 / 6
@@ -74,7 +74,7 @@ def test_detector_on_planted_fixtures(tmp_path):
 
 def test_cli_json_output(tmp_path, capsys):
     path = _write(tmp_path / "s.jsonl", [RECORDS["summarization"], RECORDS["uhgeval"]])
-    assert main(["eval", "hallucination", str(path), "--json"]) == 0
+    assert main(["eval", "hallucination", str(path), "--json", "--strict"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"accuracy", "precision", "recall", "n"} and out["n"] == 4
     assert out["recall"] == 1.0
@@ -85,13 +85,28 @@ def test_cli_missing_file_is_a_clean_error(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
 
 
-def test_lenient_mode_ignores_hard_checks_alone(tmp_path, capsys):
+def test_summaries_are_judged_by_score_answers_strictly(tmp_path, capsys):
     # a right summary that names an author the document never mentions (as HaluEval references do)
     row = {"document": DOC, "right_summary": "Julian Zelizer: The Eiffel Tower was completed in 1889 for the World's Fair in Paris.",
            "hallucinated_summary": "The tower hosts a famous restaurant run by celebrity chefs."}
     path = _write(tmp_path / "s.jsonl", [row])
-    assert main(["eval", "hallucination", str(path), "--json"]) == 0
-    strict = json.loads(capsys.readouterr().out)
-    assert main(["eval", "hallucination", str(path), "--json", "--lenient"]) == 0
-    lenient = json.loads(capsys.readouterr().out)
-    assert strict["accuracy"] == 0.5 and lenient["accuracy"] == 1.0
+    results = {}
+    for flags in ([], ["--lenient"], ["--strict"]):
+        assert main(["eval", "hallucination", str(path), "--json", *flags]) == 0
+        results[" ".join(flags)] = json.loads(capsys.readouterr().out)["accuracy"]
+    assert results == {"": 1.0, "--lenient": 1.0, "--strict": 0.5}
+    # an answer with a name the knowledge lacks is hallucinated by default (strict for QA) ...
+    qa = {"knowledge": DOC, "question": "Who designed it?", "right_answer": "Gustave Eiffel's company",
+          "hallucinated_answer": "It was designed by the engineering company of Frank Lloyd Wright."}
+    qa_path = _write(tmp_path / "qa.jsonl", [qa])
+    assert main(["eval", "hallucination", str(qa_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["accuracy"] == 1.0
+    # ... and passes on its copied words alone with --lenient
+    assert main(["eval", "hallucination", str(qa_path), "--json", "--lenient"]) == 0
+    assert json.loads(capsys.readouterr().out)["recall"] == 0.0
+
+
+def test_strictness_by_kind():
+    assert strict_for("qa") and strict_for("dialogue")
+    assert not strict_for("summarization") and not strict_for("uhgeval")
+    assert strict_for("summarization", True) and not strict_for("qa", False)

@@ -213,3 +213,28 @@ def test_empty_answer_and_empty_sources():
     assert groundedness("", EN_SOURCES).grounded and groundedness("", EN_SOURCES).verdicts == []
     report = groundedness("The Eiffel Tower was completed in 1889.", [])
     assert not report.grounded and report.unsupported
+
+
+def test_source_jumps_counts_phrases_stitched_from_distant_places():
+    from queryweave.tools.overlap import source_jumps, stem_units
+    from queryweave.tools.support import SourceIndex
+
+    doc = ("Drew Carey has hosted the game show since 2007 after a long career in comedy. "
+           "The show is taped in Los Angeles before a live studio audience of three hundred people. "
+           "Tickets are free but must be reserved weeks ahead through the network's website. "
+           "Bob Barker returned to the studio on Wednesday to host a single episode.")
+    idx = SourceIndex.build([doc])
+
+    def jumps(text: str) -> int:
+        return source_jumps(stem_units(text), idx.units, idx.unit_starts)
+
+    assert jumps("Drew Carey has hosted the game show since 2007.") == 0
+    assert jumps("Bob Barker returned to the studio on Wednesday to host a single episode") == 0
+    stitched = "Drew Carey has hosted the game show since 2007 and returned to the studio on Wednesday."
+    assert jumps(stitched) == 1
+    # each jump lowers P(grounded), whatever the other features
+    from queryweave.tools.grounding import answer_features, support_score
+
+    feats = answer_features(stitched, [doc])
+    assert feats["jumps"] == 1.0
+    assert support_score(feats) < support_score({**feats, "jumps": 0.0})

@@ -16,7 +16,8 @@ def run(args: argparse.Namespace) -> int:
         from queryweave.models import get_chat_model
 
         llm = get_chat_model(args.context)
-    result = evaluate(items, detector(llm=llm, strict=not args.lenient), progress=not args.json)
+    strict = True if args.strict else False if args.lenient else None
+    result = evaluate(items, detector(llm=llm, strict=strict), progress=not args.json)
     if args.json:
         print_json(result)
     else:
@@ -33,9 +34,14 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="HaluEval-style (qa, summarization, dialogue) or UHGEval-style JSONL")
     p.add_argument("--limit", type=int, default=None, help="only the first N records (2 texts each)")
     p.add_argument("--json", action="store_true", help='print {"accuracy", "precision", "recall", "n"}')
-    p.add_argument("--lenient", action="store_true",
-                   help="judge by the support score alone: a number, entity or negation the sources "
-                        "lack does not by itself make a text hallucinated")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--lenient", action="store_true",
+                      help="judge every text by the support score alone: a number, entity or negation "
+                           "the sources lack does not by itself make it hallucinated (default for "
+                           "summaries and continuations)")
+    mode.add_argument("--strict", action="store_true",
+                      help="a number, entity or negation the sources lack or contradict makes any text "
+                           "hallucinated (default for QA answers and dialogue responses)")
     p.add_argument("--llm-grader", action="store_true",
                    help="grade claims with the configured chat model (offline grader when it fails)")
     p.set_defaults(func=run)

@@ -10,6 +10,13 @@ Every record gives one source and two texts, a right one (label 0) and a halluci
   is the headline and news beginning; `newsRemainder` is never shown, it contains the answer)
 
 Metrics treat "hallucinated" as the positive class: accuracy, precision, recall over all texts.
+
+Strictness (`detector(strict=None)`, the default) follows the kind of text: answers (`qa`,
+`dialogue`) are judged strictly — a number, name or negation that no source carries makes the
+answer hallucinated, as in the reflect node's grading of generated answers —, summaries and
+continuations (`summarization`, `uhgeval`) by the support score alone, because a right reference
+summary of a truncated article carries names and numbers from the rest of the article
+(docs/grounding.md measures both choices on both kinds).
 """
 
 from __future__ import annotations
@@ -110,13 +117,24 @@ def metrics(labels: Iterable[int], predictions: Iterable[int]) -> dict[str, floa
     }
 
 
-def detector(embeddings=None, llm=None, strict: bool = True) -> Callable[[HaluItem], bool]:
+# kinds judged strictly when `strict` is None: answers, which must stay within their knowledge
+STRICT_KINDS = frozenset({"qa", "dialogue"})
+
+
+def strict_for(kind: str, strict: bool | None = None) -> bool:
+    """Whether a text of `kind` is judged strictly: `strict` when given, else by kind (`STRICT_KINDS`)."""
+    return kind in STRICT_KINDS if strict is None else bool(strict)
+
+
+def detector(embeddings=None, llm=None, strict: bool | None = None) -> Callable[[HaluItem], bool]:
     """The groundedness detector as a predicate: True when the item's text is judged hallucinated
-    (`strict`: a claim with a number/entity/negation the sources lack or contradict suffices)."""
+    (`strict`: a claim with a number/entity/negation the sources lack or contradict suffices;
+    None: strict for answers, score alone for summaries — see `strict_for`)."""
     from queryweave.tools.grounding import groundedness
 
     def judge(item: HaluItem) -> bool:
-        report = groundedness(item.text, item.sources, embeddings=embeddings, llm=llm, strict=strict)
+        report = groundedness(item.text, item.sources, embeddings=embeddings, llm=llm,
+                              strict=strict_for(item.kind, strict))
         return report.hallucinated
 
     return judge
