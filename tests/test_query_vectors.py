@@ -70,7 +70,8 @@ def test_a_partial_batch_is_flushed_at_exit_and_read_back(store):
     s, _ = store
     kb = _Kb()
     qv.query_vector(kb, "saved at exit")
-    assert qv.flush_query_vectors() == 1  # what atexit runs
+    assert len(s.pending) == 1
+    assert qv.flush_query_vectors() >= 1 and not s.pending  # what atexit runs (other stores may flush too)
     conn = sqlite3.connect(s.path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("SELECT count(*) FROM q WHERE text='saved at exit'").fetchone()[0] == 1
