@@ -30,8 +30,8 @@ from queryweave.tools.support import SourceIndex, claim_features
 # P(grounded) = sigmoid(BIAS + sum(WEIGHTS[k] * feature[k])), signs constrained so that more support
 # never lowers the score. Fitted by `python bench/bench_hallucination.py --fit` (10-fold grouped CV on
 # halueval_summarization_lenmatched.jsonl; see docs/grounding.md).
-WEIGHTS: dict[str, float] = {"copy": 21.3533, "order": 0.3962, "lex": 0.0, "jumps": -0.457}
-BIAS = -7.6826
+WEIGHTS: dict[str, float] = {"copy": 22.0436, "order": 0.0998, "lex": 0.0, "jumps": -0.4754}
+BIAS = -7.7993
 THRESHOLD = 0.5  # answer-level: grounded when score >= THRESHOLD (and no claim fails a hard check)
 CLAIM_THRESHOLD = 0.5  # claim-level
 FEATURE_KEYS = ("lex", "local", "order", "frag", "novel2", "emb", "num_missing", "ent_missing", "neg_mismatch")

@@ -60,9 +60,17 @@ def surface_units(text: str) -> list[str]:
 
 
 def stem_units(text: str) -> list[str]:
-    """`surface_units` with Latin words stemmed (stop words kept): the units of verbatim fragments."""
+    """`surface_units` with Latin words stemmed (stop words kept) and common irregular forms folded
+    as in `content_tokens` ("said" -> "say"): the units of verbatim fragments, so a phrase copied
+    with its tense changed ("the prosecutor says" from "the prosecutor said") is still one fragment."""
     stemmer = _stemmer()
-    return [stemmer.stemWord(u) if stemmer and u.isascii() else u for u in surface_units(text)]
+    out = []
+    for u in surface_units(text):
+        if u.isascii():
+            u = _IRREGULAR.get(u, u)
+            u = stemmer.stemWord(u) if stemmer else u
+        out.append(u)
+    return out
 
 
 def fragment_density(claim_units: list[str], window_units: list[str]) -> float:
