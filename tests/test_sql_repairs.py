@@ -110,6 +110,7 @@ def test_pipeline_translates_a_chinese_literal_with_one_short_model_call(db):
     assert answer.ok and answer.rows == [(1,)]
     assert answer.attempts[0]["repairs"] == ["'客户评论' -> 'Customer reviews'"]
     assert len(llm.calls) == 2 and "document_name" in llm.calls[1][0].content
+    assert "Summer Show" not in llm.calls[1][0].content  # no example values to echo
 
 
 def test_pipeline_repairs_a_wrong_table_column_without_a_retry(db):

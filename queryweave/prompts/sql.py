@@ -48,9 +48,8 @@ UNKNOWN_VALUE = {
 }
 
 TRANSLATE_VALUE = (
-    "A database column {table}.{column} stores values like: {examples}.\n"
-    "A user wrote the value {value!r} in another language. Write that value exactly as this column "
-    "would store it (same language and style as the examples). Reply with the value only."
+    "Translate the value {value!r} of the database column {table}.{column} into English, the way the "
+    "database would store it. Reply with the translation only."
 )
 
 NAIVE = {

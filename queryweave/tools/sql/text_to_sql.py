@@ -152,9 +152,11 @@ class TextToSQL:
         return answer
 
     def _translate(self, value: str, table: str, column: str, examples: list[str]) -> str | None:
-        """The model's guess at how `table.column` stores `value` (one short call, first line only)."""
-        prompt = P.TRANSLATE_VALUE.format(table=table, column=column, value=value,
-                                          examples=", ".join(repr(e) for e in examples))
+        """The model's guess at how `table.column` stores `value` (one short call, first line only).
+
+        The column's values are deliberately not shown: a small model then tends to echo the first one.
+        """
+        prompt = P.TRANSLATE_VALUE.format(table=table, column=column, value=value)
         reply = str(self.llm.invoke([HumanMessage(prompt)]).content).strip()
         return reply.strip("`").strip().splitlines()[0] if reply.strip("`").strip() else None
 

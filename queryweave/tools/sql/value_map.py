@@ -3,7 +3,8 @@
 A Chinese question names 名为“客户评论”的文档 where the database stores 'Customer reviews'; the model
 copies 客户评论 into the query, which then finds nothing. For each string literal with non-ASCII
 characters that does not occur in its (text) column, a `translate(value, table, column, examples)`
-callback (one short model call) proposes the stored form; the proposal is accepted only when it
+callback (one short model call; `TextToSQL` does not show it the examples, since a small model then
+echoes the first one) proposes the stored form; the proposal is accepted only when it
 matches a real value of the column: exactly, ignoring case, or as the single close match
 (`difflib`, ratio ≥ `cutoff`) among the column's distinct values. Otherwise the literal is left for
 the literal check to report.
