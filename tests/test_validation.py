@@ -188,3 +188,8 @@ def test_api_caps_request_bodies_and_checks_the_langserve_envelope(client):
         assert resp.status_code < 500 and "Internal Server Error" not in resp.text, (path, resp.text[:200])
     assert "100" in _post(client, "/queryweave/invoke", {"config": None, "input": {"question": PG_QUESTION}}
                           ).json()["output"]["answer"]
+    # found by schemathesis: bytes that are not JSON (nor UTF-8/16/32) made LangServe's batch/stream raise (500)
+    for path in ("/queryweave/batch", "/queryweave/stream", "/queryweave/invoke"):
+        for raw in (b"\x00\x00\x00\x00\x00", b"\x80", b"{not json"):
+            resp = client.post(path, content=raw, headers={"Content-Type": "application/json"})
+            assert resp.status_code == 422 and resp.json()["detail"] == "request body is not valid JSON", (path, raw)

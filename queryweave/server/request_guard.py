@@ -1,7 +1,8 @@
 """A small ASGI middleware in front of the whole app: request bodies are capped (413 past the limit, so
 one huge upload cannot exhaust memory), and LangServe's request envelope is normalised before LangServe
 sees it — `"config": null` and `"kwargs": null` are dropped (LangServe raised a TypeError, a 500, on
-them) and a batch's `inputs` must be a list (422 otherwise). Found by schemathesis on the OpenAPI schema.
+them), a body must be JSON (bytes that are not raised inside LangServe's batch/stream: a 500) and a
+batch's `inputs` must be a list (422 otherwise). Found by schemathesis on the OpenAPI schema.
 """
 
 from __future__ import annotations
@@ -60,12 +61,13 @@ class RequestGuard:
 
 
 def normalise_envelope(body: bytes, path: str) -> tuple[bytes, str | None]:
-    """(body, problem): LangServe's envelope with null `config`/`kwargs` dropped; a problem for a batch
-    whose `inputs` is not a list. Bodies that are not a JSON object pass unchanged (LangServe answers 422)."""
+    """(body, problem): LangServe's envelope with null `config`/`kwargs` dropped; a problem for a body
+    that is not JSON (LangServe's batch and stream raised on undecodable bytes: a 500) and for a batch
+    whose `inputs` is not a list. JSON that is not an object passes unchanged (LangServe answers 422)."""
     try:
         data = json.loads(body or b"null")
-    except ValueError:
-        return body, None
+    except ValueError:  # invalid JSON, or bytes that are not UTF-8/16/32 at all
+        return body, "request body is not valid JSON"
     if not isinstance(data, dict):
         return body, None
     changed = False
