@@ -198,6 +198,9 @@ def test_copy_support_rewards_long_verbatim_runs():
     shuffled = copy_support(stem_units("In 1889 Paris completed the fair for the tower"), src, starts)
     assert verbatim == 1.0 and 0.0 < shuffled < 0.6
     assert copy_support(stem_units("bananas are yellow"), src, starts) == 0.0
+    # a tense change does not break a copied phrase: irregular forms fold like content tokens
+    assert stem_units("the prosecutor said it") == stem_units("The prosecutor says it") == ["the", "prosecutor", "say", "it"]
+    assert stem_units("she went home") == stem_units("she goes home")
     assert lcs_length(list("abcde"), list("axbyd")) == 3
 
 

@@ -4,7 +4,8 @@ Knows nothing of the graph; the reflect node calls `groundedness(answer, sources
 
 Offline (no LLM): the answer is split into claims (`tools.claims.split_claims`); each claim gets
 support features against the sources (`tools.support.claim_features`: verbatim-fragment support,
-tokens found in order inside one window, tokens found anywhere, …) and hard checks (a number or a
+tokens found in order inside one window, tokens found anywhere, copied phrases recombined from
+distant passages, …) and hard checks (a number or a
 named entity found in no source, a negation flipped against the best matching sentence). A small
 fixed logistic model turns the features into a support score; a claim is supported when its score
 clears `CLAIM_THRESHOLD` and no hard check failed. The answer's score is the same model over the
@@ -28,7 +29,7 @@ from queryweave.tools.claims import sentences, split_claims
 from queryweave.tools.support import SourceIndex, claim_features
 
 # P(grounded) = sigmoid(BIAS + sum(WEIGHTS[k] * feature[k])), signs constrained so that more support
-# never lowers the score. Fitted by `python bench/bench_hallucination.py --fit` (10-fold grouped CV on
+# never lowers the score and recombination (`jumps`) never raises it. Fitted by `python bench/bench_hallucination.py --fit` (10-fold grouped CV on
 # halueval_summarization_lenmatched.jsonl; see docs/grounding.md).
 WEIGHTS: dict[str, float] = {"copy": 22.0436, "order": 0.0998, "lex": 0.0, "jumps": -0.4754}
 BIAS = -7.7993
