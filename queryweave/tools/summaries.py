@@ -32,6 +32,7 @@ from queryweave.prompts.summaries import (
     ROOT_SYSTEM,
     ROOT_TITLE,
 )
+from queryweave.tools.embeddings import EmbeddingError
 from queryweave.tools.fusion import rrf
 from queryweave.tools.kb import KnowledgeBase
 from queryweave.tools.macro import is_macro_question, macro_topic
@@ -246,10 +247,13 @@ def search_summaries(kb: KnowledgeBase, query: str, k: int = 5, levels: list[str
         if not ids:
             return []
         n = min(len(rows), max(50, 5 * k))
-        dense = store.collection.query(query_embeddings=[kb.embeddings.embed_query(topic)], n_results=n,
-                                       include=["distances"])
-        dense_rank = [(i, 1.0 - float(d)) for i, d in zip(dense["ids"][0], dense["distances"][0], strict=False)
-                      if i in ids]
+        try:
+            dense = store.collection.query(query_embeddings=[kb.embeddings.embed_query(topic)], n_results=n,
+                                           include=["distances"])
+            dense_rank = [(i, 1.0 - float(d)) for i, d in zip(dense["ids"][0], dense["distances"][0], strict=False)
+                          if i in ids]
+        except EmbeddingError:  # the embedding endpoint is down: the summaries' BM25 ranking alone
+            dense_rank = []
         sparse = [(i, s) for i, s in _bm25(store, rows).search(topic, n) if i in ids]
         fused = rrf({"dense": dense_rank, "bm25": sparse})
         return [_out(rows[c.id], c.score) for c in fused[:k] if c.id in rows]
