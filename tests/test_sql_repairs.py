@@ -106,7 +106,7 @@ def test_pipeline_translates_a_chinese_literal_with_one_short_model_call(db):
         "```sql\nSELECT document_id FROM documents WHERE document_name = '客户评论'\n```",
         "Customer Reviews",
     ])
-    answer = TextToSQL(db, llm).ask("名为“客户评论”的文档的编号是多少？", lang="zh")
+    answer = TextToSQL(db, llm, translate_questions=False).ask("名为“客户评论”的文档的编号是多少？", lang="zh")
     assert answer.ok and answer.rows == [(1,)]
     assert answer.attempts[0]["repairs"] == ["'客户评论' -> 'Customer reviews'"]
     assert len(llm.calls) == 2 and "document_name" in llm.calls[1][0].content
@@ -146,3 +146,20 @@ def test_column_behind_a_bridge_table_joins_both(tmp_path):
     assert notes == ["JOIN Student for fname"]
     assert db.run(sql).rows == [("Linda",), ("Tracy",)]
     db.close()
+
+
+def test_chinese_question_is_translated_once_and_answered_in_english(db):
+    llm = ScriptedChatModel(responses=[
+        "How many visitors are younger than 30?",
+        "```sql\nSELECT count(*) FROM visit WHERE Age < 30\n```",
+    ])
+    answer = TextToSQL(db, llm).ask("30岁以下的游客有多少？", lang="zh")
+    assert answer.translation == "How many visitors are younger than 30?"
+    assert "30岁以下的游客有多少" in llm.calls[0][0].content
+    assert llm.calls[1][-1].content == "Question: How many visitors are younger than 30?"
+    # the English question also decides between joining and replacing the table
+    assert answer.ok and answer.rows == [(2,)] and answer.attempts[0]["repairs"] == ["FROM visit -> FROM visitor"]
+    # an unusable translation (still Chinese) falls back to the question as asked
+    llm = ScriptedChatModel(responses=["游客", "```sql\nSELECT count(*) FROM visitor WHERE Age < 30\n```"])
+    answer = TextToSQL(db, llm).ask("30岁以下的游客有多少？", lang="zh")
+    assert answer.translation == "" and answer.rows == [(2,)] and "问题：" in llm.calls[1][-1].content

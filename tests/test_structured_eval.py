@@ -42,7 +42,12 @@ def spider_dir(tmp_path):
     return tmp_path
 
 
+TRANSLATIONS = {"有多少动物？": "How many animals are there?", "按年龄列出法国动物的名字。": "Names of French animals by age."}
+
+
 def _answers(messages):
+    if "Translate this question" in messages[0].content:  # the pipeline's zh -> en step
+        return TRANSLATIONS[messages[0].content.splitlines()[-1]]
     q = messages[1].content if len(messages) > 1 else messages[0].content.split("uestion")[-1]
     if "many" in q or "多少" in q:
         return "SELECT count(*) FROM animal"
@@ -56,6 +61,8 @@ def test_spider_eval_by_language_with_baseline(spider_dir):
     report = evaluate_sql(spider_dir, ScriptedChatModel(responses=[_answers]), baseline=True)
     assert report["n"] == 4 and report["execution_accuracy"] == 1.0
     assert report["by_language"]["zh"]["n"] == 2
+    assert [i["translation"] for i in report["items"] if i["lang"] == "zh" and not i.get("baseline")] == [
+        "How many animals are there?", "Names of French animals by age."]
     # the baseline has no value check: the translated literal 法国 finds nothing
     assert report["baseline"]["by_language"]["zh"]["execution_accuracy"] == 0.5
 

@@ -70,7 +70,8 @@ def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = 
                 item = {"id": row.get("id"), "db_id": row["db_id"], "lang": lang, "question": question,
                         "sql": ans.sql, "gold_sql": row["gold_sql"], "error": ans.error,
                         "attempts": len(ans.attempts),
-                        "repairs": [r for a in ans.attempts for r in a.get("repairs", [])], "correct": ans.ok and correct(ans.rows, None, i),
+                        "repairs": [r for a in ans.attempts for r in a.get("repairs", [])],
+                        "translation": ans.translation, "correct": ans.ok and correct(ans.rows, None, i),
                         "seconds": round(time.monotonic() - start, 2)}
                 items.append(item)
                 if progress:

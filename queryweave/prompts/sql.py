@@ -47,6 +47,11 @@ UNKNOWN_VALUE = {
     "zh": "取值 {value!r} 不在 {table}.{column} 中；该列的取值有：{values}",
 }
 
+TRANSLATE_QUESTION = (
+    "Translate this question about a database into English. Reply with the English question only.\n\n"
+    "{question}"
+)
+
 TRANSLATE_VALUE = (
     "Translate the value {value!r} of the database column {table}.{column} into English, the way the "
     "database would store it. Reply with the translation only."

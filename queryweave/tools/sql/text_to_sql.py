@@ -53,6 +53,7 @@ class SqlAnswer:
     attempts: list[dict[str, Any]] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
     truncated: bool = False
+    translation: str = ""  # the English question the pipeline worked from, when it translated one
 
     @property
     def ok(self) -> bool:
@@ -82,12 +83,15 @@ class TextToSQL:
 
     def __init__(self, db: SqlDatabase, llm: BaseChatModel | None, max_retries: int = 2, max_tables: int = 5,
                  low_cardinality: int = 12, method: str = "text", retry_temperature: float = 0.3,
-                 fix_schema: bool = True, map_values: bool = True):
+                 fix_schema: bool = True, map_values: bool = True, translate_questions: bool = True):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
-        non-ASCII literals to database values.
+        non-ASCII literals to database values, `translate_questions` one model call that turns a
+        Chinese question into English before schema linking and generation (the schemas and
+        the small models' SQL training data are English).
         """
+        self.translate_questions = translate_questions
         self.fix_schema = fix_schema
         self.map_values = map_values
         self.retry_temperature = retry_temperature
@@ -131,7 +135,11 @@ class TextToSQL:
         if self.llm is None:
             answer.error = pick(P.NEEDS_LLM, lang)
             return answer
-        messages, answer.tables = self.messages(question, lang)
+        if self.translate_questions and lang == "zh":
+            answer.translation = self._english(question)
+            if answer.translation:
+                lang = "en"
+        messages, answer.tables = self.messages(answer.translation or question, lang)
         failures: list[str] = []
         for attempt in range(self.max_retries + 1):
             prompt = messages
@@ -150,6 +158,16 @@ class TextToSQL:
                 return answer
             failures.append(pick(P.FAILURE, lang).format(sql=sql, error=feedback))
         return answer
+
+    def _english(self, question: str) -> str:
+        """The question in English (one short model call); empty when the reply is unusable."""
+        try:
+            reply = str(self.llm.invoke([HumanMessage(P.TRANSLATE_QUESTION.format(question=question))]).content)
+        except Exception:
+            return ""
+        lines = [x.strip().strip("\"'“”`").strip() for x in reply.splitlines() if x.strip().strip("`")]
+        english = lines[0] if lines else ""
+        return english if english.isascii() and len(english) >= 8 else ""
 
     def _translate(self, value: str, table: str, column: str, examples: list[str]) -> str | None:
         """The model's guess at how `table.column` stores `value` (one short call, first line only).
@@ -170,13 +188,14 @@ class TextToSQL:
             return answer.error
         repairs: list[str] = []
         if self.fix_schema:
-            sql, notes = fix_columns(self.db, sql, answer.question)
+            sql, notes = fix_columns(self.db, sql, answer.translation or answer.question)
             repairs += notes
         if self.map_values and self.llm is not None and not answer.question.isascii():
             sql, notes = map_translated(self.db, sql, self._translate)
             repairs += notes
         answer.sql = sql
-        fixed, problem = check_literals(self.db, sql, lang=detect_language(answer.question))
+        lang = "en" if answer.translation else detect_language(answer.question)
+        fixed, problem = check_literals(self.db, sql, lang=lang)
         if fixed != sql:
             sql = answer.sql = fixed
         result = self.db.run(sql)
@@ -184,7 +203,7 @@ class TextToSQL:
         answer.error = result.error
         answer.attempts.append({"sql": sql, "error": result.error or problem, "repairs": repairs})
         if result.error:
-            return explain_error(self.db, result.error, detect_language(answer.question))
+            return explain_error(self.db, result.error, lang)
         if problem and len(answer.attempts) <= self.max_retries:
             return problem
         return None
