@@ -210,6 +210,7 @@ def test_errors_get_schema_hints_and_the_repair_turn_lists_every_try(graph_path)
     assert "the properties are:" in explain_error(schema, "Binder exception: Cannot find property colour for p.")
     assert "after RETURN or WITH" in explain_error(schema, "Parser exception: Invalid input <MATCH (m:Movie) ORDER>: x")
     assert "WITH x, count(y)" in explain_error(schema, "Cannot evaluate expression with type AGGREGATE_FUNCTION.")
+    assert "stay in scope" in explain_error(schema, "Binder exception: Variable m is not in scope.")
     assert explain_error(schema, "something else") == "something else"
     llm = ScriptedChatModel(responses=[
         "MATCH (p:Person) RETURN p.title",

@@ -3,22 +3,23 @@
 SYSTEM = {
     "en": (
         "You write one read-only Cypher query that answers the user's question over the graph below.\n"
-        "Rules: use only the node labels, relationship types, directions and properties listed; "
-        "never create, merge, set, delete or remove anything; return only what the question asks for.\n"
-        "Cypher syntax: ORDER BY, SKIP and LIMIT come after RETURN or WITH, never right after MATCH; "
-        "aggregates (count, avg, collect...) go in WITH or RETURN, and a condition on an aggregate goes in "
-        "a WHERE after WITH (WITH p, count(m) AS n WHERE n > 2 RETURN p.name); a property belongs to the "
-        "label listed with it.\n"
+        "Rules: use only the node labels, relationship types, directions and properties listed, and only "
+        "the nodes and relationships the question needs; never create, merge, set, delete or remove "
+        "anything; return only what the question asks for. Add ORDER BY or LIMIT only when the question "
+        "asks for an order or a number of results; they come after RETURN or WITH. Aggregates (count, avg, "
+        "collect...) go in WITH or RETURN, and a condition on an aggregate goes in a WHERE after WITH "
+        "(WITH p, count(m) AS n WHERE n > 2 RETURN p.name). A property belongs to the label or "
+        "relationship it is listed with.\n"
         "Reply with the Cypher only, in a ```cypher code block.\n\n"
         "Graph schema:\n{schema}"
     ),
     "zh": (
         "请写出一条只读的 Cypher 查询，用下面的图回答用户的问题。\n"
-        "规则：只使用列出的节点标签、关系类型、方向和属性；不得创建、合并、修改、删除任何内容；"
-        "只返回问题要求的内容。问题中的名字可能被翻译成了中文，查询里请使用图中的原始取值。\n"
-        "Cypher 语法：ORDER BY、SKIP、LIMIT 写在 RETURN 或 WITH 之后，不能紧跟 MATCH；聚合函数（count、avg、"
-        "collect 等）写在 WITH 或 RETURN 中，对聚合结果的条件写在 WITH 之后的 WHERE 中"
-        "（WITH p, count(m) AS n WHERE n > 2 RETURN p.name）；属性只属于和它一起列出的标签。\n"
+        "规则：只使用列出的节点标签、关系类型、方向和属性，并且只匹配问题需要的节点和关系；不得创建、合并、修改、"
+        "删除任何内容；只返回问题要求的内容。问题中的名字可能被翻译成了中文，查询里请使用图中的原始取值。"
+        "只有问题要求排序或限定数量时才加 ORDER BY 或 LIMIT，它们写在 RETURN 或 WITH 之后。聚合函数（count、"
+        "avg、collect 等）写在 WITH 或 RETURN 中，对聚合结果的条件写在 WITH 之后的 WHERE 中"
+        "（WITH p, count(m) AS n WHERE n > 2 RETURN p.name）。属性只属于和它一起列出的标签或关系。\n"
         "只回复 Cypher，放在 ```cypher 代码块中。\n\n"
         "图结构：\n{schema}"
     ),
@@ -50,6 +51,10 @@ HINT_NO_PROPERTY = {
 HINT_CLAUSE_ORDER = {
     "en": "ORDER BY, SKIP and LIMIT go after RETURN or WITH: MATCH ... RETURN ... ORDER BY ... LIMIT n",
     "zh": "ORDER BY、SKIP、LIMIT 写在 RETURN 或 WITH 之后：MATCH ... RETURN ... ORDER BY ... LIMIT n",
+}
+HINT_SCOPE = {
+    "en": "after WITH only the variables it lists stay in scope: WITH p, m, count(r) AS n ...",
+    "zh": "WITH 之后只有它列出的变量仍然可用：WITH p, m, count(r) AS n ...",
 }
 HINT_AGGREGATE = {
     "en": "aggregates go in WITH or RETURN; filter on them after WITH: WITH x, count(y) AS n WHERE n > 1 RETURN x",

@@ -104,6 +104,8 @@ def explain_error(schema: GraphSchema, error: str, lang: str = "en") -> str:
             hint = pick(P.HINT_NO_PROPERTY, lang).format(prop=prop, where=", ".join(every))
     elif re.search(r"Invalid input <[^>]*\b(ORDER|LIMIT|SKIP)>", error, re.I):
         hint = pick(P.HINT_CLAUSE_ORDER, lang)
+    elif re.search(r"Variable \w+ is not in scope", error):
+        hint = pick(P.HINT_SCOPE, lang)
     elif re.search(r"AGGREGATE_FUNCTION|aggregate", error, re.I):
         hint = pick(P.HINT_AGGREGATE, lang)
     return f"{error} ({hint})" if hint else error
