@@ -214,13 +214,13 @@ def test_errors_get_schema_hints_and_the_repair_turn_lists_every_try(graph_path)
     assert explain_error(schema, "something else") == "something else"
     llm = ScriptedChatModel(responses=[
         "MATCH (p:Person) RETURN p.title",
-        "MATCH (m:Movie) ORDER BY m.title RETURN m.title",
+        "MATCH (m:Movie) WHERE count(m) > 1 RETURN m.title",
         "MATCH (m:Movie) RETURN m.title ORDER BY m.title LIMIT 1",
     ])
     answer = TextToCypher(store, llm).ask("Which movie comes first by title?")
     assert answer.ok and answer.rows == [{"m.title": "The Devil's Advocate"}] and len(answer.attempts) == 3
     last = llm.calls[2][-1].content
-    assert "p.title" in last and "Movie.title" in last and "after RETURN or WITH" in last
+    assert "p.title" in last and "Movie.title" in last and "WITH x, count(y)" in last
     assert len(llm.calls[2]) == 2  # system + one fresh user turn, not a growing conversation
     store.close()
 
@@ -231,4 +231,26 @@ def test_naive_cypher_is_one_shot(graph_path):
     answer = naive_cypher(store, llm, "Who are the people?")
     assert not answer.ok and "Cannot find property" in answer.error and len(llm.calls) == 1
     assert "Question: Who are the people?" in llm.calls[0][0].content and "ACTED_IN" in llm.calls[0][0].content
+    store.close()
+
+
+def test_sql_habits_are_repaired_before_running(graph_path):
+    from queryweave.tools.cypher.text_to_cypher import repair_clauses
+
+    assert repair_clauses("MATCH (p:Person) ORDER BY p.born LIMIT 2 RETURN p.name") == (
+        "MATCH (p:Person) RETURN p.name ORDER BY p.born LIMIT 2")
+    assert repair_clauses("MATCH (p:Person)-[:ACTED_IN]->(m) GROUP BY p.name RETURN p.name, count(m) AS n") == (
+        "MATCH (p:Person)-[:ACTED_IN]->(m) RETURN p.name, count(m) AS n")
+    valid = "MATCH (p:Person)-[:ACTED_IN]->(m) WITH p, count(m) AS n ORDER BY n DESC LIMIT 1 RETURN p.name"
+    assert repair_clauses(valid) == valid
+    quoted = "MATCH (m:Movie) WHERE m.title = 'ORDER BY x' RETURN m.title"
+    assert repair_clauses(quoted) == quoted
+    store = KuzuStore(graph_path)
+    llm = ScriptedChatModel(responses=["MATCH (p:Person) ORDER BY p.born LIMIT 1 RETURN p.name"])
+    answer = TextToCypher(store, llm).ask("Who is the oldest person?")
+    assert answer.ok and answer.rows == [{"p.name": "Keanu Reeves"}] and len(llm.calls) == 1
+    # the naive baseline gets no such help
+    naive = naive_cypher(store, ScriptedChatModel(responses=["MATCH (p:Person) ORDER BY p.born LIMIT 1 RETURN p.name"]),
+                         "Who is the oldest person?")
+    assert not naive.ok and "Parser exception" in naive.error
     store.close()

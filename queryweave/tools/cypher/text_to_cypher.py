@@ -72,6 +72,36 @@ def kuzu_compat(query: str) -> str:
     return "".join(out) + query[last:]
 
 
+_CLAUSE = re.compile(r"\b(OPTIONAL\s+MATCH|MATCH|WHERE|WITH|UNWIND|RETURN|ORDER\s+BY|SKIP|LIMIT|GROUP\s+BY)\b", re.I)
+
+
+def repair_clauses(query: str) -> str:
+    """Fix two SQL habits that no Cypher engine parses: drop `GROUP BY ...` (Cypher groups by the
+    non-aggregated RETURN/WITH items), and move an ORDER BY/SKIP/LIMIT block written right after
+    MATCH (before the final RETURN) to the end. Valid queries come back unchanged."""
+    marks = [(m.start(), m.group(1).upper().split()[0]) for m in _CLAUSE.finditer(query)
+             if _outside_strings(query, m.start())]
+    for i, (pos, kind) in enumerate(marks):
+        if kind == "GROUP":
+            end = marks[i + 1][0] if i + 1 < len(marks) else len(query)
+            return repair_clauses(query[:pos] + query[end:])
+    main = ""
+    for i, (pos, kind) in enumerate(marks):
+        if kind in {"MATCH", "OPTIONAL", "WITH", "UNWIND", "RETURN"}:
+            main = kind
+        elif kind in {"ORDER", "SKIP", "LIMIT"} and main in {"MATCH", "OPTIONAL", "UNWIND"}:
+            rest = marks[i:]
+            j = next((k for k, (_, kd) in enumerate(rest) if kd not in {"ORDER", "SKIP", "LIMIT"}), None)
+            if j is None or rest[j][1] != "RETURN" or any(kd != "RETURN" and kd not in {"ORDER", "SKIP", "LIMIT"}
+                                                          for _, kd in rest[j + 1:]):
+                return query
+            if any(kd in {"ORDER", "SKIP", "LIMIT"} for _, kd in rest[j + 1:]):
+                return query
+            block, tail = query[pos:rest[j][0]].strip(), query[rest[j][0]:].strip()
+            return f"{query[:pos].rstrip()} {tail} {block}"
+    return query
+
+
 def _outside_strings(text: str, pos: int) -> bool:
     quote = ""
     i = 0
@@ -126,8 +156,10 @@ class TextToCypher:
         system = pick(P.SYSTEM, lang).format(schema=self.store.schema().text())
         return [SystemMessage(system), HumanMessage(pick(P.QUESTION, lang).format(question=question))]
 
-    def run(self, query: str) -> tuple[list[dict[str, Any]], str | None]:
-        """Guard and run one query: (rows, error)."""
+    def run(self, query: str, repair: bool = False) -> tuple[list[dict[str, Any]], str | None]:
+        """Guard and run one query: (rows, error). `repair` applies `repair_clauses` first."""
+        if repair:
+            query = repair_clauses(query)
         verdict = check_cypher(query)
         if not verdict.allowed:
             return [], f"blocked by the guard: {verdict.reason}"
@@ -160,7 +192,7 @@ class TextToCypher:
                 break
             query = extract_cypher(reply)
             answer.query = query
-            answer.rows, answer.error = self.run(query)
+            answer.rows, answer.error = self.run(query, repair=True)
             answer.attempts.append({"query": query, "error": answer.error})
             if answer.error is None:
                 break
