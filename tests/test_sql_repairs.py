@@ -153,7 +153,7 @@ def test_chinese_question_is_translated_once_and_answered_in_english(db):
         "How many visitors are younger than 30?",
         "```sql\nSELECT count(*) FROM visit WHERE Age < 30\n```",
     ])
-    answer = TextToSQL(db, llm).ask("30岁以下的游客有多少？", lang="zh")
+    answer = TextToSQL(db, llm, translate_questions=True).ask("30岁以下的游客有多少？", lang="zh")
     assert answer.translation == "How many visitors are younger than 30?"
     assert "30岁以下的游客有多少" in llm.calls[0][0].content
     assert llm.calls[1][-1].content == "Question: How many visitors are younger than 30?"
@@ -161,5 +161,11 @@ def test_chinese_question_is_translated_once_and_answered_in_english(db):
     assert answer.ok and answer.rows == [(2,)] and answer.attempts[0]["repairs"] == ["FROM visit -> FROM visitor"]
     # an unusable translation (still Chinese) falls back to the question as asked
     llm = ScriptedChatModel(responses=["游客", "```sql\nSELECT count(*) FROM visitor WHERE Age < 30\n```"])
-    answer = TextToSQL(db, llm).ask("30岁以下的游客有多少？", lang="zh")
+    answer = TextToSQL(db, llm, translate_questions=True).ask("30岁以下的游客有多少？", lang="zh")
     assert answer.translation == "" and answer.rows == [(2,)] and "问题：" in llm.calls[1][-1].content
+
+
+def test_question_translation_is_off_by_default(db):
+    llm = ScriptedChatModel(responses=["```sql\nSELECT count(*) FROM visitor WHERE Age < 30\n```"])
+    answer = TextToSQL(db, llm).ask("30岁以下的游客有多少？", lang="zh")
+    assert answer.translation == "" and answer.rows == [(2,)] and len(llm.calls) == 1

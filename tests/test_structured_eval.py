@@ -58,7 +58,8 @@ def _answers(messages):
 
 def test_spider_eval_by_language_with_baseline(spider_dir):
     assert len(load_questions(spider_dir, limit=1)) == 1
-    report = evaluate_sql(spider_dir, ScriptedChatModel(responses=[_answers]), baseline=True)
+    report = evaluate_sql(spider_dir, ScriptedChatModel(responses=[_answers]), baseline=True,
+                          translate_questions=True)
     assert report["n"] == 4 and report["execution_accuracy"] == 1.0
     assert report["by_language"]["zh"]["n"] == 2
     assert [i["translation"] for i in report["items"] if i["lang"] == "zh" and not i.get("baseline")] == [

@@ -96,7 +96,8 @@ def run_eval_sql(args: argparse.Namespace) -> int:
         return fail("Text-to-SQL needs an LLM back-end: pass --llm openai|llamacpp or --model-url URL")
     langs = tuple(x.strip() for x in args.languages.split(",") if x.strip())
     report = evaluate_sql(args.dir, llm, limit=args.limit, languages=langs, baseline=args.baseline,
-                          progress=_progress(args), max_retries=args.retries)
+                          progress=_progress(args), max_retries=args.retries,
+                          translate_questions=args.translate_questions)
     return _report(args, report)
 
 
@@ -135,6 +136,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--languages", default="en,zh", help="comma list of question languages")
     p.add_argument("--baseline", action="store_true", help="also score the naive whole-schema one-shot prompt")
     p.add_argument("--retries", type=int, default=2, help="repair attempts after an error")
+    p.add_argument("--translate-questions", action="store_true",
+                   help="translate Chinese questions into English first (one extra model call)")
     _common(p)
     p.set_defaults(func=run_eval_sql)
     p = ev.add_parser("cypher", help="Text-to-Cypher execution accuracy on a text2cypher-style folder")

@@ -83,13 +83,13 @@ class TextToSQL:
 
     def __init__(self, db: SqlDatabase, llm: BaseChatModel | None, max_retries: int = 2, max_tables: int = 5,
                  low_cardinality: int = 12, method: str = "text", retry_temperature: float = 0.3,
-                 fix_schema: bool = True, map_values: bool = True, translate_questions: bool = True):
+                 fix_schema: bool = True, map_values: bool = True, translate_questions: bool = False):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
         non-ASCII literals to database values, `translate_questions` one model call that turns a
-        Chinese question into English before schema linking and generation (the schemas and
-        the small models' SQL training data are English).
+        Chinese question into English before schema linking and generation (off by default: with
+        Qwen2.5-Coder-0.5B it lost details such as "after 1980" -> "in 1980" and scored lower).
         """
         self.translate_questions = translate_questions
         self.fix_schema = fix_schema
