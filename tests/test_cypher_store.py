@@ -221,7 +221,8 @@ def test_errors_get_schema_hints_and_the_repair_turn_lists_every_try(graph_path)
     assert answer.ok and answer.rows == [{"m.title": "The Devil's Advocate"}] and len(answer.attempts) == 3
     last = llm.calls[2][-1].content
     assert "p.title" in last and "Movie.title" in last and "WITH x, count(y)" in last
-    assert len(llm.calls[2]) == 2  # system + one fresh user turn, not a growing conversation
+    # the same system prompt and few-shot turns, one fresh user turn: not a growing conversation
+    assert len(llm.calls[2]) == len(llm.calls[0]) == len(TextToCypher(store, llm).messages("x"))
     store.close()
 
 

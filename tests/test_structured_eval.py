@@ -105,7 +105,7 @@ def test_eval_cypher_cli(tmp_path, monkeypatch, capsys):
     assert out["n"] == 2 and out["execution_accuracy"] == 0.5
     # with --baseline the naive one-shot prompt is scored on the same questions, in the same run
     replies[:] = replies + ["MATCH (p:Person) RETURN p.title", "MATCH (p:Person) RETURN p.name ORDER BY p.born LIMIT 1"]
-    assert main(["eval", "cypher", str(tmp_path), "--json", "--baseline", "--retries", "0"]) == 0
+    assert main(["eval", "cypher", str(tmp_path), "--json", "--baseline", "--retries", "0", "--examples", "0"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["baseline"]["n"] == 2 and out["baseline"]["execution_accuracy"] == 0.5
     assert out["baseline"]["failed_to_run"] == 0.5

@@ -109,7 +109,8 @@ def run_eval_cypher(args: argparse.Namespace) -> int:
     if llm is None:
         return fail("Text-to-Cypher needs an LLM back-end: pass --llm openai|llamacpp or --model-url URL")
     return _report(args, evaluate_cypher(args.dir, llm, limit=args.limit, progress=_progress(args),
-                                         baseline=args.baseline, max_retries=args.retries))
+                                         baseline=args.baseline, max_retries=args.retries,
+                                         examples=args.examples))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -144,5 +145,7 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="folder with questions.jsonl and a *.cypher CREATE script")
     p.add_argument("--baseline", action="store_true", help="also score the naive one-shot prompt (no repair)")
     p.add_argument("--retries", type=int, default=2, help="repair attempts after an error")
+    p.add_argument("--examples", type=int, default=5,
+                   help="schema-derived few-shot examples in the prompt (0: none)")
     _common(p)
     p.set_defaults(func=run_eval_cypher)

@@ -3,27 +3,24 @@
 SYSTEM = {
     "en": (
         "You write one read-only Cypher query that answers the user's question over the graph below.\n"
-        "Rules: use only the node labels, relationship types, directions and properties listed, and only "
-        "the nodes and relationships the question needs; never create, merge, set, delete or remove "
-        "anything; return only what the question asks for. Add ORDER BY or LIMIT only when the question "
-        "asks for an order or a number of results; they come after RETURN or WITH. Aggregates (count, avg, "
-        "collect...) go in WITH or RETURN, and a condition on an aggregate goes in a WHERE after WITH "
-        "(WITH p, count(m) AS n WHERE n > 2 RETURN p.name). A property belongs to the label or "
-        "relationship it is listed with.\n"
+        "Rules: use only the node labels, relationship types, directions and properties listed. Match only the "
+        "relationships the question names; a question about one label needs no relationship. Return only what "
+        "the question asks for. Add ORDER BY or LIMIT only when the question asks for an order, a top or first "
+        "N, or a maximum. A property belongs to the label or relationship it is listed with.\n"
         "Reply with the Cypher only, in a ```cypher code block.\n\n"
         "Graph schema:\n{schema}"
     ),
     "zh": (
         "请写出一条只读的 Cypher 查询，用下面的图回答用户的问题。\n"
-        "规则：只使用列出的节点标签、关系类型、方向和属性，并且只匹配问题需要的节点和关系；不得创建、合并、修改、"
-        "删除任何内容；只返回问题要求的内容。问题中的名字可能被翻译成了中文，查询里请使用图中的原始取值。"
-        "只有问题要求排序或限定数量时才加 ORDER BY 或 LIMIT，它们写在 RETURN 或 WITH 之后。聚合函数（count、"
-        "avg、collect 等）写在 WITH 或 RETURN 中，对聚合结果的条件写在 WITH 之后的 WHERE 中"
-        "（WITH p, count(m) AS n WHERE n > 2 RETURN p.name）。属性只属于和它一起列出的标签或关系。\n"
+        "规则：只使用列出的节点标签、关系类型、方向和属性。只匹配问题提到的关系；只涉及一个标签的问题不需要关系。"
+        "只返回问题要求的内容。问题中的名字可能被翻译成了中文，查询里请使用图中的原始取值。只有问题要求排序、"
+        "前 N 个或最大值时才加 ORDER BY 或 LIMIT。属性只属于和它一起列出的标签或关系。\n"
         "只回复 Cypher，放在 ```cypher 代码块中。\n\n"
         "图结构：\n{schema}"
     ),
 }
+
+ANSWER = "```cypher\n{query}\n```"
 
 QUESTION = {"en": "Question: {question}", "zh": "问题：{question}"}
 

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from queryweave.prompts import cypher as P
 from queryweave.prompts import pick
+from queryweave.tools.cypher.fewshot import schema_examples
 from queryweave.tools.cypher.guard import check_cypher
 from queryweave.tools.cypher.store import GraphSchema, GraphStore
 from queryweave.tools.text import detect_language
@@ -144,17 +145,21 @@ def explain_error(schema: GraphSchema, error: str, lang: str = "en") -> str:
 class TextToCypher:
     """Question -> guarded Cypher -> rows, with bounded repair."""
 
-    def __init__(self, store: GraphStore, llm: BaseChatModel | None, max_retries: int = 2):
-        """`store` is any `GraphStore` (kuzu or Neo4j)."""
+    def __init__(self, store: GraphStore, llm: BaseChatModel | None, max_retries: int = 2, examples: int = 5):
+        """`store` is any `GraphStore` (kuzu or Neo4j); `examples` schema-derived few-shot pairs (0: none)."""
         self.store = store
         self.llm = llm
         self.max_retries = max_retries
+        self.examples = examples
 
     def messages(self, question: str, lang: str | None = None) -> list[BaseMessage]:
-        """The opening prompt for `question`."""
+        """The opening prompt: rules and schema, the few-shot pairs as earlier turns, then `question`."""
         lang = lang or detect_language(question)
-        system = pick(P.SYSTEM, lang).format(schema=self.store.schema().text())
-        return [SystemMessage(system), HumanMessage(pick(P.QUESTION, lang).format(question=question))]
+        schema = self.store.schema()
+        out: list[BaseMessage] = [SystemMessage(pick(P.SYSTEM, lang).format(schema=schema.text()))]
+        for q, cypher in schema_examples(schema, self.examples) if self.examples else []:
+            out += [HumanMessage(pick(P.QUESTION, lang).format(question=q)), AIMessage(P.ANSWER.format(query=cypher))]
+        return out + [HumanMessage(pick(P.QUESTION, lang).format(question=question))]
 
     def run(self, query: str, repair: bool = False) -> tuple[list[dict[str, Any]], str | None]:
         """Guard and run one query: (rows, error). `repair` applies `repair_clauses` first."""
@@ -183,7 +188,7 @@ class TextToCypher:
             prompt = messages
             if failures:  # a fresh turn listing every failed try (small models echo a conversation)
                 repair = pick(P.REPAIR, lang).format(failures="\n".join(failures))
-                prompt = [messages[0], HumanMessage(f"{messages[1].content}\n\n{repair}")]
+                prompt = [*messages[:-1], HumanMessage(f"{messages[-1].content}\n\n{repair}")]
             try:
                 reply = str(self.llm.invoke(prompt).content)
             except Exception as exc:
