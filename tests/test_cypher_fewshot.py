@@ -71,3 +71,15 @@ def test_prompt_shows_examples_as_earlier_turns(store):
     assert len(sent) == 2 + 2 * n and sent[-1].content == "Question: Which books are there?"
     assert isinstance(sent[1], HumanMessage) and isinstance(sent[2], AIMessage) and "```cypher" in sent[2].content
     assert len(TextToCypher(store, llm, examples=0).messages("q")) == 2
+
+
+def test_sql_between_is_rewritten_before_running(store):
+    from queryweave.tools.cypher.text_to_cypher import repair_between
+
+    assert repair_between("MATCH (b:Book) WHERE b.published BETWEEN 1980 AND 2000 RETURN b") == (
+        "MATCH (b:Book) WHERE b.published >= 1980 AND b.published <= 2000 RETURN b")
+    kept = "MATCH (b:Book) WHERE b.blurb = 'x BETWEEN 1 AND 2' AND b.published NOT BETWEEN 1 AND 2 RETURN b"
+    assert repair_between(kept) == kept
+    llm = ScriptedChatModel(responses=["MATCH (b:Book) WHERE b.published BETWEEN 2000 AND 2010 RETURN b.title"])
+    answer = TextToCypher(store, llm, max_retries=0).ask("Which books came out between 2000 and 2010?")
+    assert answer.ok and answer.rows == [{"b.title": "Sea Light"}]

@@ -103,6 +103,19 @@ def repair_clauses(query: str) -> str:
     return query
 
 
+_OPERAND = r"(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[\w.$-]+)"
+_BETWEEN = re.compile(rf"\b(?!NOT\b)(\w+(?:\.\w+)?)\s+BETWEEN\s+({_OPERAND})\s+AND\s+({_OPERAND})", re.I)
+
+
+def repair_between(query: str) -> str:
+    """Rewrite SQL's `x BETWEEN a AND b` (not Cypher) as `x >= a AND x <= b`; other text is unchanged."""
+    def sub(m: re.Match[str]) -> str:
+        if not _outside_strings(query, m.start()):
+            return m.group(0)
+        return f"{m.group(1)} >= {m.group(2)} AND {m.group(1)} <= {m.group(3)}"
+    return _BETWEEN.sub(sub, query)
+
+
 def _outside_strings(text: str, pos: int) -> bool:
     quote = ""
     i = 0
@@ -162,9 +175,9 @@ class TextToCypher:
         return out + [HumanMessage(pick(P.QUESTION, lang).format(question=question))]
 
     def run(self, query: str, repair: bool = False) -> tuple[list[dict[str, Any]], str | None]:
-        """Guard and run one query: (rows, error). `repair` applies `repair_clauses` first."""
+        """Guard and run one query: (rows, error). `repair` applies `repair_between` and `repair_clauses` first."""
         if repair:
-            query = repair_clauses(query)
+            query = repair_clauses(repair_between(query))
         verdict = check_cypher(query)
         if not verdict.allowed:
             return [], f"blocked by the guard: {verdict.reason}"
