@@ -113,9 +113,10 @@ def test_sql_writes_from_a_compromised_model_are_blocked(ctx, singers, monkeypat
     # the database value carrying the injection reached the model only inside the schema, the question
     # only as the user's message
     sql_call = next(c for c in fake.calls if "SELECT query" in str(c[0].content))
-    system, human = sql_call[0], sql_call[1]
+    system, human = sql_call[0], sql_call[-1]
     assert isinstance(system, SystemMessage) and INJECTION in system.content and "Question" not in system.content
     assert isinstance(human, HumanMessage) and human.content.startswith("Question: How many singers")
+    assert all(INJECTION not in str(m.content) for m in sql_call[1:])  # nor in a few-shot example turn
 
 
 def test_sql_read_only_connection_holds_when_the_guard_is_bypassed(ctx, singers, monkeypatch):

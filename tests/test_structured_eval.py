@@ -48,7 +48,7 @@ TRANSLATIONS = {"有多少动物？": "How many animals are there?", "按年龄�
 def _answers(messages):
     if "Translate this question" in messages[0].content:  # the pipeline's zh -> en step
         return TRANSLATIONS[messages[0].content.splitlines()[-1]]
-    q = messages[1].content if len(messages) > 1 else messages[0].content.split("uestion")[-1]
+    q = messages[-1].content if len(messages) > 1 else messages[0].content.split("uestion")[-1]
     if "many" in q or "多少" in q:
         return "SELECT count(*) FROM animal"
     if "法国" in q and "错误" not in q:  # first try copies the translated value; the repair turn fixes it

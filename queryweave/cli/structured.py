@@ -97,7 +97,7 @@ def run_eval_sql(args: argparse.Namespace) -> int:
     langs = tuple(x.strip() for x in args.languages.split(",") if x.strip())
     report = evaluate_sql(args.dir, llm, limit=args.limit, languages=langs, baseline=args.baseline,
                           progress=_progress(args), max_retries=args.retries,
-                          translate_questions=args.translate_questions)
+                          translate_questions=args.translate_questions, examples=args.examples)
     return _report(args, report)
 
 
@@ -139,6 +139,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--retries", type=int, default=2, help="repair attempts after an error")
     p.add_argument("--translate-questions", action="store_true",
                    help="translate Chinese questions into English first (one extra model call)")
+    p.add_argument("--examples", type=int, default=3,
+                   help="schema-derived few-shot examples in the prompt (0: none)")
     _common(p)
     p.set_defaults(func=run_eval_sql)
     p = ev.add_parser("cypher", help="Text-to-Cypher execution accuracy on a text2cypher-style folder")

@@ -29,6 +29,8 @@ QUESTION = {
     "zh": "问题：{question}",
 }
 
+ANSWER = "```sql\n{sql}\n```"  # a few-shot example's reply
+
 REPAIR = {
     "en": (
         "These queries failed; do not repeat them:\n{failures}\n"

@@ -1,6 +1,7 @@
 """Text-to-SQL: select tables, prompt the model, extract and guard the SQL, run it, repair, retry.
 
-The loop: schema linking (`schema_select`) -> prompt (`queryweave.prompts.sql`) -> the model's SQL
+The loop: schema linking (`schema_select`) -> prompt (`queryweave.prompts.sql`, with a few question ->
+SQL examples written from the selected tables, `fewshot`, as earlier turns) -> the model's SQL
 (plain text with a code block, or function calling) -> the read-only guard -> execution with limits.
 Before running, two schema-driven repairs: columns named on the wrong table are moved, joined or
 renamed (`schema_fix`), and non-ASCII literals missing from their column are translated by one short
@@ -17,12 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from queryweave.prompts import pick
 from queryweave.prompts import sql as P
 from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.fewshot import sql_examples
 from queryweave.tools.sql.guard import check_sql
 from queryweave.tools.sql.literals import check_literals
 from queryweave.tools.sql.repair import explain_error
@@ -83,14 +85,17 @@ class TextToSQL:
 
     def __init__(self, db: SqlDatabase, llm: BaseChatModel | None, max_retries: int = 2, max_tables: int = 5,
                  low_cardinality: int = 12, method: str = "text", retry_temperature: float = 0.3,
-                 fix_schema: bool = True, map_values: bool = True, translate_questions: bool = False):
+                 fix_schema: bool = True, map_values: bool = True, translate_questions: bool = False,
+                 examples: int = 3):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
         non-ASCII literals to database values, `translate_questions` one model call that turns a
         Chinese question into English before schema linking and generation (off by default: with
         Qwen2.5-Coder-0.5B it lost details such as "after 1980" -> "in 1980" and scored lower).
+        `examples` is the number of schema-derived few-shot pairs shown as earlier turns (0: none).
         """
+        self.examples = examples
         self.translate_questions = translate_questions
         self.fix_schema = fix_schema
         self.map_values = map_values
@@ -112,7 +117,10 @@ class TextToSQL:
         if hints:
             lines = "\n".join(f"- {t}.{c} = {v!r}" for t, c, v in hints)
             system += "\n\n" + pick(P.VALUE_HINTS, lang).format(hints=lines)
-        return [SystemMessage(system), HumanMessage(pick(P.QUESTION, lang).format(question=question))], tables
+        out: list[BaseMessage] = [SystemMessage(system)]
+        for q, sql in sql_examples(self.db, tables, lang, self.examples) if self.examples else []:
+            out += [HumanMessage(pick(P.QUESTION, lang).format(question=q)), AIMessage(P.ANSWER.format(sql=sql))]
+        return out + [HumanMessage(pick(P.QUESTION, lang).format(question=question))], tables
 
     def _generate(self, messages: list[BaseMessage], warmer: bool = False) -> str:
         llm = self.llm
@@ -145,7 +153,7 @@ class TextToSQL:
             prompt = messages
             if failures:  # a fresh turn that lists every failed try (small models echo a conversation)
                 repair = pick(P.REPAIR, lang).format(failures="\n".join(failures))
-                prompt = [messages[0], HumanMessage(f"{messages[1].content}\n\n{repair}")]
+                prompt = messages[:-1] + [HumanMessage(f"{messages[-1].content}\n\n{repair}")]
             try:
                 reply = self._generate(prompt, warmer=attempt > 0)
             except Exception as exc:  # endpoint down, malformed tool call...
