@@ -21,6 +21,7 @@ from queryweave.prompts import pick
 from queryweave.tools.cypher.fewshot import schema_examples
 from queryweave.tools.cypher.guard import check_cypher
 from queryweave.tools.cypher.store import GraphSchema, GraphStore
+from queryweave.tools.guard_result import query_in_reply
 from queryweave.tools.text import detect_language
 
 _FENCE = re.compile(r"```(?:cypher|neo4j|sql)?\s*\n?(.*?)```", re.S | re.I)
@@ -51,15 +52,7 @@ class CypherAnswer:
 
 def extract_cypher(text: str) -> str:
     """The query in a model reply: a fenced block if any, else from the first read clause on."""
-    text = (text or "").strip()
-    m = _FENCE.search(text)
-    if m:
-        body = m.group(1)
-    else:
-        start = _START.search(text)
-        body = text[start.start():] if start else text
-        body = re.split(r"\n\s*\n", body.split("```")[0])[0]
-    return body.strip().rstrip(";").strip()
+    return query_in_reply(text, _FENCE, _START)
 
 
 def kuzu_compat(query: str) -> str:

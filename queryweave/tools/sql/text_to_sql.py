@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from queryweave.prompts import pick
 from queryweave.prompts import sql as P
+from queryweave.tools.guard_result import query_in_reply
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.fewshot import sql_examples
 from queryweave.tools.sql.guard import check_sql
@@ -65,16 +66,7 @@ class SqlAnswer:
 
 def extract_sql(text: str) -> str:
     """The SQL in a model reply: a fenced block if any, else from the first SELECT/WITH on."""
-    text = (text or "").strip()
-    m = _FENCE.search(text)
-    if m:
-        body = m.group(1)
-    else:
-        start = _START.search(text)
-        body = text[start.start():] if start else text
-        body = body.split("```")[0]
-        body = re.split(r"\n\s*\n", body)[0]  # stop at the explanation after a blank line
-    body = body.strip().rstrip(";").strip()
+    body = query_in_reply(text, _FENCE, _START)
     if ";" in body:  # keep the first statement when the model wrote several
         body = body.split(";")[0].strip() if check_sql(body).reason.endswith("exactly one SELECT is allowed") else body
     return body
