@@ -22,15 +22,16 @@ SIGNS = {"copy": 1.0, "order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": -1.0, "co
 
 def fit_logistic(
     rows: Sequence[dict], grounded: Sequence[int], features: Sequence[str] = FEATURES,
-    l2: float = 0.001, steps: int = 3000, lr: float = 0.5,
+    l2: float = 0.001, steps: int = 3000, lr: float = 0.5, signs: dict[str, float] | None = None,
 ) -> tuple[dict[str, float], float]:
     """Weights and bias (on the raw feature scale) of P(grounded) = sigmoid(b + w.x), with every
-    weight's sign constrained by `SIGNS` (0 allowed)."""
+    weight's sign constrained by `signs` (default `SIGNS`; 0 allowed, a feature not named there is
+    unconstrained)."""
     x = np.array([[r[k] for k in features] for r in rows], float)
     y = np.asarray(grounded, float)
     mu, sd = x.mean(0), x.std(0) + 1e-9
     z = (x - mu) / sd
-    signs = np.array([SIGNS.get(k, 0.0) for k in features])
+    signs = np.array([(SIGNS if signs is None else signs).get(k, 0.0) for k in features])
     w, b = np.zeros(len(features)), 0.0
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(z @ w + b)))
