@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from fake_openai import fake_openai
 
 from queryweave.cli.main import main
 from queryweave.eval.hallucination import detector, evaluate, metrics, read_hallucination, strict_for
@@ -110,3 +111,30 @@ def test_strictness_by_kind():
     assert strict_for("qa") and strict_for("dialogue")
     assert not strict_for("summarization") and not strict_for("uhgeval")
     assert strict_for("summarization", True) and not strict_for("qa", False)
+
+
+def test_cli_llm_grader_always_or_only_when_unsure(tmp_path, capsys):
+    # right: a paraphrase the rules are unsure of (score ~0.47); hallucinated: copied words with a
+    # wrong year and city, which the score alone passes with certainty (~1.0)
+    row = {"document": DOC, "right_summary": "Gustave Eiffel's company designed the tower that stands in Paris.",
+           "hallucinated_summary": "The Eiffel Tower was completed in 1925 in Berlin."}
+    path = _write(tmp_path / "s.jsonl", [row])
+    assert main(["eval", "hallucination", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["accuracy"] == 0.0
+
+    def every_claim_supported(name, body):
+        return {"verdicts": [{"index": i, "supported": True, "source": 1, "score": 0.9} for i in (1, 2, 3)]}
+
+    for when, calls, accuracy in (("always", 2, 0.5), ("unsure", 1, 0.5)):
+        with fake_openai(tool_args=every_claim_supported) as fake:
+            assert main(["eval", "hallucination", str(path), "--json", "--model-url", fake.url,
+                         "--model-name", "fake", "--llm-when", when]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert fake.hits["/v1/chat/completions"] == calls and out["accuracy"] == accuracy
+        assert out["precision"] == 0.0  # the model passed the wrong year: nothing flagged
+
+
+def test_cli_llm_grader_without_a_model_is_a_clean_error(tmp_path, capsys):
+    path = _write(tmp_path / "s.jsonl", [RECORDS["summarization"]])
+    assert main(["--llm", "rules", "eval", "hallucination", str(path), "--llm-grader"]) == 2
+    assert "needs an LLM back-end" in capsys.readouterr().err

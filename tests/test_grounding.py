@@ -177,6 +177,22 @@ def test_llm_grader_falls_back_offline_on_failure():
     assert report.method == "offline" and report.unsupported == claims
 
 
+def test_llm_when_unsure_asks_the_model_only_near_the_threshold():
+    paraphrase = "Gustave Eiffel's company designed the tower that stands in Paris."  # offline score ~0.47
+    copied = "The Eiffel Tower was completed in 1889."  # offline score ~1.0
+    assert abs(groundedness(paraphrase, EN_SOURCES).score - 0.5) < 0.25
+    supported = {"verdicts": [{"index": 1, "supported": True, "source": 1, "score": 0.9}]}
+    llm = ScriptedChatModel(responses=[supported])
+    report = groundedness(paraphrase, EN_SOURCES, llm=llm, llm_when="unsure")
+    assert report.method == "llm" and report.grounded and len(llm.calls) == 1
+    llm = ScriptedChatModel(responses=[{"verdicts": [{"index": 1, "supported": False, "score": 0.0}]}])
+    report = groundedness(copied, EN_SOURCES, llm=llm, llm_when="unsure")
+    assert report.method == "offline" and report.grounded and llm.calls == []
+    # "always" (the default) asks the model even when the rules are sure
+    report = groundedness(copied, EN_SOURCES, llm=llm)
+    assert report.method == "llm" and not report.grounded and len(llm.calls) == 1
+
+
 def test_llm_grader_chinese_prompt():
     llm = ScriptedChatModel(responses=[{"verdicts": [{"index": 1, "supported": True, "source": 1, "score": 1.0}]}])
     report = groundedness("长城于1987年被列入世界文化遗产名录。", ZH_SOURCES, llm=llm)

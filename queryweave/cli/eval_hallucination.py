@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from queryweave.cli.main import print_json
 from queryweave.eval.hallucination import detector, evaluate, read_hallucination
@@ -12,12 +13,20 @@ def run(args: argparse.Namespace) -> int:
     """Score the detector on every right and hallucinated text of FILE; print metrics."""
     items = read_hallucination(args.file, limit=args.limit)
     llm = None
-    if args.llm_grader:
+    if args.llm_grader or args.model_url:
         from queryweave.models import get_chat_model
 
-        llm = get_chat_model(args.context)
+        ctx = args.context
+        if args.model_url:
+            ctx = ctx.with_overrides(llm="openai", openai_base_url=args.model_url,
+                                     openai_model=args.model_name or ctx.openai_model)
+        llm = get_chat_model(ctx)
+        if llm is None:
+            print("--llm-grader needs an LLM back-end: pass --llm openai|llamacpp or --model-url URL",
+                  file=sys.stderr)
+            return 2
     strict = True if args.strict else False if args.lenient else None
-    result = evaluate(items, detector(llm=llm, strict=strict), progress=not args.json)
+    result = evaluate(items, detector(llm=llm, strict=strict, llm_when=args.llm_when), progress=not args.json)
     if args.json:
         print_json(result)
     else:
@@ -44,4 +53,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                            "hallucinated (default for QA answers and dialogue responses)")
     p.add_argument("--llm-grader", action="store_true",
                    help="grade claims with the configured chat model (offline grader when it fails)")
+    p.add_argument("--model-url", default=None, help="OpenAI-compatible endpoint of the grader (implies --llm-grader)")
+    p.add_argument("--model-name", default=None, help="model name at --model-url")
+    p.add_argument("--llm-when", choices=["always", "unsure"], default="always",
+                   help="with a grader: ask it for every text, or only when the offline score is near "
+                        "the threshold (rules first)")
     p.set_defaults(func=run)

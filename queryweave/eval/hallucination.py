@@ -126,15 +126,18 @@ def strict_for(kind: str, strict: bool | None = None) -> bool:
     return kind in STRICT_KINDS if strict is None else bool(strict)
 
 
-def detector(embeddings=None, llm=None, strict: bool | None = None) -> Callable[[HaluItem], bool]:
+def detector(
+    embeddings=None, llm=None, strict: bool | None = None, llm_when: str = "always"
+) -> Callable[[HaluItem], bool]:
     """The groundedness detector as a predicate: True when the item's text is judged hallucinated
     (`strict`: a claim with a number/entity/negation the sources lack or contradict suffices;
-    None: strict for answers, score alone for summaries — see `strict_for`)."""
+    None: strict for answers, score alone for summaries — see `strict_for`; `llm_when`: see
+    `groundedness`)."""
     from queryweave.tools.grounding import groundedness
 
     def judge(item: HaluItem) -> bool:
         report = groundedness(item.text, item.sources, embeddings=embeddings, llm=llm,
-                              strict=strict_for(item.kind, strict))
+                              strict=strict_for(item.kind, strict), llm_when=llm_when)
         return report.hallucinated
 
     return judge

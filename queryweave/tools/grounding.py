@@ -34,6 +34,7 @@ from queryweave.tools.support import SourceIndex, claim_features
 WEIGHTS: dict[str, float] = {"copy": 22.0436, "order": 0.0998, "lex": 0.0, "jumps": -0.4754}
 BIAS = -7.7993
 THRESHOLD = 0.5  # answer-level: grounded when score >= THRESHOLD (and no claim fails a hard check)
+UNSURE_MARGIN = 0.25  # llm_when="unsure": the LLM grades only when |offline score - threshold| <= this
 CLAIM_THRESHOLD = 0.5  # claim-level
 FEATURE_KEYS = ("lex", "local", "order", "frag", "novel2", "emb", "num_missing", "ent_missing", "neg_mismatch")
 
@@ -163,6 +164,7 @@ def groundedness(
     threshold: float = THRESHOLD,
     claims: list[str] | None = None,
     strict: bool = True,
+    llm_when: str = "always",
 ) -> GroundednessReport:
     """Grade `answer` against `sources`: per-claim verdicts, an overall 0-1 score (P(grounded),
     from the answer's sentences), `grounded` (score >= threshold and, when `strict`, no claim with
@@ -170,8 +172,14 @@ def groundedness(
 
     With `llm`, claims are graded by the model and the score is the share supported; when the
     model fails the offline grader answers (`method` says which). `embeddings` (optional, any
-    LangChain `Embeddings`) adds the `emb` similarity to each verdict's features, for inspection."""
+    LangChain `Embeddings`) adds the `emb` similarity to each verdict's features, for inspection.
+    `llm_when="unsure"` grades offline first and asks the model only when the offline score is
+    within `UNSURE_MARGIN` of the threshold (rules first, the LLM when unsure)."""
     claims = split_claims(answer) if claims is None else list(claims)
+    if llm is not None and llm_when == "unsure":
+        report = groundedness(answer, sources, embeddings, None, threshold, claims, strict)
+        if abs(report.score - threshold) > UNSURE_MARGIN:
+            return report
     verdicts = _llm_verdicts(llm, claims, sources) if llm is not None else None
     if verdicts is not None:
         score = sum(v.supported for v in verdicts) / len(verdicts) if verdicts else 1.0
