@@ -91,6 +91,11 @@ class Context:
         default_factory=lambda: _env_int("MAX_ATTEMPTS", 2),
         metadata={"description": "Answer attempts before the reflection loop stops (bounded re-query)."},
     )
+    grader: str = field(
+        default_factory=lambda: _env("GRADER", "llm"),
+        metadata={"description": "Groundedness grader when an LLM is configured: llm (every answer) | "
+                  "unsure (offline first, the LLM only near the threshold) | offline (never the LLM)."},
+    )
     profile: str = field(
         default_factory=lambda: _env("PROFILE", "balanced"),
         metadata={"description": "Speed/precision profile: fast | balanced | accurate."},

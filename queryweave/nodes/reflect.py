@@ -22,7 +22,7 @@ from queryweave.models import get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.nodes.generate import embedder, embedding_down
 from queryweave.tools.embeddings import EmbeddingError
-from queryweave.tools.grounding import groundedness
+from queryweave.tools.grounding import THRESHOLD, UNSURE_MARGIN, groundedness
 from queryweave.tools.relevance import answer_relevance
 
 _MARK = re.compile(r"\s*\[\d{1,2}\]")
@@ -46,19 +46,21 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         return {"attempt": attempt_no}
     sources = [c.get("text", "") for c in citations]
     clean = _MARK.sub("", answer).strip()
-    llm = get_chat_model(ctx)
+    llm = None if ctx.grader == "offline" else get_chat_model(ctx)
+    when = "unsure" if ctx.grader == "unsure" else "always"
     down = embedding_down(ctx)
     embed = None if down else embedder(ctx)
     reasons: list[str] = []
     if citations and clean:
         embeddings = None if down else knowledge_base(ctx).embeddings
         try:
-            report = groundedness(clean, sources, embeddings=embeddings, llm=llm)
+            report = groundedness(clean, sources, embeddings=embeddings, llm=llm, llm_when=when)
         except EmbeddingError as exc:  # the endpoint failed during grading: grade again without it
             down = str(exc)
             embed = None
-            report = groundedness(clean, sources, embeddings=None, llm=llm)
-        if llm is not None and report.method != "llm":
+            report = groundedness(clean, sources, embeddings=None, llm=llm, llm_when=when)
+        asked = when == "always" or abs(report.score - THRESHOLD) <= UNSURE_MARGIN
+        if llm is not None and report.method != "llm" and asked:
             reasons.append("reflect: LLM grader failed (endpoint down or no usable verdicts); "
                            "graded by the offline grader")
         verdicts = [{"claim": v.claim, "supported": v.supported, "score": round(v.score, 3),
