@@ -1,7 +1,8 @@
 """`reflect`: is the answer grounded in its citations and does it address the question?
 
 Claims of the answer are graded against the cited passages (`queryweave.tools.grounding`: an LLM
-grader when a model is configured, else the offline one). A failed check sends the graph back to
+grader when a model is configured, else the offline one; the `grader` setting picks llm | unsure |
+offline). A failed check sends the graph back to
 rewrite/retrieve with a different plan (wider k, no filter, expansion) until `max_attempts` is
 reached; then the best attempt is returned, flagged low confidence. Every attempt is kept in
 `attempts` so Studio shows the loop. Citations are marked `verified` when a claim they back is
