@@ -97,7 +97,8 @@ def run_eval_sql(args: argparse.Namespace) -> int:
     langs = tuple(x.strip() for x in args.languages.split(",") if x.strip())
     report = evaluate_sql(args.dir, llm, limit=args.limit, languages=langs, baseline=args.baseline,
                           progress=_progress(args), max_retries=args.retries,
-                          translate_questions=args.translate_questions, examples=args.examples)
+                          translate_questions=args.translate_questions, examples=args.examples,
+                          samples=args.samples)
     return _report(args, report)
 
 
@@ -141,6 +142,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                    help="translate Chinese questions into English first (one extra model call)")
     p.add_argument("--examples", type=int, default=3,
                    help="schema-derived few-shot examples in the prompt (0: none)")
+    p.add_argument("--samples", type=int, default=1,
+                   help="self-consistency: sample N queries and keep the result most agree on (1: off)")
     _common(p)
     p.set_defaults(func=run_eval_sql)
     p = ev.add_parser("cypher", help="Text-to-Cypher execution accuracy on a text2cypher-style folder")

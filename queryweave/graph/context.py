@@ -91,6 +91,10 @@ class Context:
         default_factory=lambda: _env_int("MAX_ATTEMPTS", 2),
         metadata={"description": "Answer attempts before the reflection loop stops (bounded re-query)."},
     )
+    sql_samples: int = field(
+        default_factory=lambda: _env_int("SQL_SAMPLES", 1),
+        metadata={"description": "Text-to-SQL self-consistency: sample N queries, keep the result most agree on (1: off)."},
+    )
     grader: str = field(
         default_factory=lambda: _env("GRADER", "llm"),
         metadata={"description": "Groundedness grader when an LLM is configured: llm (every answer) | "

@@ -48,7 +48,7 @@ def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     from queryweave.tools.sql.text_to_sql import TextToSQL
 
     ctx = context_of(runtime)
-    ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx)).ask(query_of(state))
+    ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx), samples=max(1, ctx.sql_samples)).ask(query_of(state))
     return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), language_of(state, ctx),
                    resolve_backend(ctx))
 

@@ -32,6 +32,7 @@ from queryweave.tools.sql.repair import explain_error
 from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.schema_select import select_tables, value_hints
 from queryweave.tools.sql.value_map import map_translated
+from queryweave.tools.sql.vote import majority
 from queryweave.tools.text import detect_language
 
 _FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
@@ -56,6 +57,7 @@ class SqlAnswer:
     attempts: list[dict[str, Any]] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
     truncated: bool = False
+    votes: dict[str, int] = field(default_factory=dict)  # with samples > 1: queries run, queries agreeing
     translation: str = ""  # the English question the pipeline worked from, when it translated one
 
     @property
@@ -78,7 +80,7 @@ class TextToSQL:
     def __init__(self, db: SqlDatabase, llm: BaseChatModel | None, max_retries: int = 2, max_tables: int = 5,
                  low_cardinality: int = 12, method: str = "text", retry_temperature: float = 0.3,
                  fix_schema: bool = True, map_values: bool = True, translate_questions: bool = False,
-                 examples: int = 3):
+                 examples: int = 3, samples: int = 1, vote_temperature: float = 0.7):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -86,7 +88,12 @@ class TextToSQL:
         Chinese question into English before schema linking and generation (off by default: with
         Qwen2.5-Coder-0.5B it lost details such as "after 1980" -> "in 1980" and scored lower).
         `examples` is the number of schema-derived few-shot pairs shown as earlier turns (0: none).
+        `samples` > 1 turns on self-consistency: once a query has run, `samples - 1` more are sampled
+        at `vote_temperature` from the same prompt, and the result most of them return wins
+        (`tools.sql.vote`); `answer.votes` says how many ran and how many agreed.
         """
+        self.samples = samples
+        self.vote_temperature = vote_temperature
         self.examples = examples
         self.translate_questions = translate_questions
         self.fix_schema = fix_schema
@@ -114,11 +121,13 @@ class TextToSQL:
             out += [HumanMessage(pick(P.QUESTION, lang).format(question=q)), AIMessage(P.ANSWER.format(sql=sql))]
         return out + [HumanMessage(pick(P.QUESTION, lang).format(question=question))], tables
 
-    def _generate(self, messages: list[BaseMessage], warmer: bool = False) -> str:
+    def _generate(self, messages: list[BaseMessage], warmer: bool = False, temperature: float = 0.0) -> str:
         llm = self.llm
-        if warmer and self.retry_temperature:
-            try:  # a little sampling on retries, so the model does not write the same query again
-                llm = self.llm.bind(temperature=self.retry_temperature)
+        if warmer:  # a little sampling on retries, so the model does not write the same query again
+            temperature = self.retry_temperature
+        if temperature:
+            try:
+                llm = self.llm.bind(temperature=temperature)
             except Exception:
                 llm = self.llm
         if self.method == "function_calling":
@@ -155,8 +164,29 @@ class TextToSQL:
             sql = extract_sql(reply)
             feedback = self._run(answer, sql)
             if feedback is None:
-                return answer
+                return self._vote(answer, messages) if self.samples > 1 else answer
             failures.append(pick(P.FAILURE, lang).format(sql=sql, error=feedback))
+        return answer
+
+    def _vote(self, answer: SqlAnswer, messages: list[BaseMessage]) -> SqlAnswer:
+        """Sample more queries from the opening prompt, run each through the guard and repairs, and
+        keep the result most of them agree on (the answer that ran first breaks ties)."""
+        ran: list[SqlAnswer] = [answer]
+        for _ in range(self.samples - 1):
+            try:
+                reply = self._generate(messages, temperature=self.vote_temperature)
+            except Exception:  # the endpoint failed: vote with what ran
+                break
+            other = SqlAnswer(answer.question, tables=answer.tables, translation=answer.translation)
+            if self._run(other, extract_sql(reply)) is None:
+                ran.append(other)
+        win, agree = majority([(i, a.rows) for i, a in enumerate(ran)])
+        chosen = ran[max(win, 0)]
+        if chosen is not answer:
+            answer.sql, answer.columns, answer.rows = chosen.sql, chosen.columns, chosen.rows
+            answer.truncated, answer.error = chosen.truncated, chosen.error
+            answer.attempts.append({**chosen.attempts[-1], "vote": True})
+        answer.votes = {"samples": self.samples, "ran": len(ran), "agree": agree}
         return answer
 
     def _english(self, question: str) -> str:
