@@ -55,6 +55,16 @@ def test_chinese_question_finds_english_default_without_embeddings() -> None:
     assert ans.citations and ans.citations[0]["source"] == "doc1.md"
 
 
+def test_sentences_are_spaced_by_script_not_by_question_language() -> None:
+    # a Chinese question answered from English sentences: "[1] The", not "[1]The"
+    ans = extract_answer("PostgreSQL 的 max_connections 默认是多少？", [_doc(POSTGRES)], max_sentences=2)
+    assert len(ans.sentences) == 2 and "] The default" in ans.answer and "]The" not in ans.answer
+    zh = {"chunk_id": "z", "source": "z.md", "title": "",
+          "text": "长城是中国古代的防御工程，全长约8851.8千米。长城于1987年被列入世界文化遗产名录，是中国古代的工程。"}
+    ans = extract_answer("中国古代的长城工程？", [zh], max_sentences=2)
+    assert len(ans.sentences) == 2 and "千米。[1]长城" in ans.answer and ans.answer.endswith("工程。[1]")
+
+
 def test_value_question_prefers_the_unit_with_a_value() -> None:
     ans = extract_answer("What is the default max_connections?", [_doc(POSTGRES)], max_sentences=1)
     assert "100" in ans.answer

@@ -37,6 +37,7 @@ _ASKS_VALUE = re.compile(r"多少|几个|几秒|多大|多长|默认|上限|how 
 _ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\bcode\b|\bexample\b|\bsnippet\b|"
                         r"\bhow (?:do|can) (?:i|you) (?:check|see|run|list|show)\b", re.I)
 _DIGIT = re.compile(r"\d")
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 CODE_PREFIX = "code: "
 
 
@@ -196,8 +197,16 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             citations.append({"n": cite_no[d_idx], "chunk_id": doc.get("chunk_id"), "source": doc.get("source"),
                               "title": doc.get("title", ""), "text": doc.get("text", "")})
         shown = f"`{unit[len(CODE_PREFIX):]}`" if unit.startswith(CODE_PREFIX) else unit
-        parts.append(f"{shown} [{cite_no[d_idx]}]")
+        parts.append(f"{shown}{'' if _CJK.match(shown[-1:]) else ' '}[{cite_no[d_idx]}]")
         sentences.append({"text": unit, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
-    joiner = "" if q_lang == "zh" else " "
     coverage = max(c[1] for c in chosen)
-    return ExtractiveAnswer(joiner.join(parts), citations, coverage, sentences)
+    return ExtractiveAnswer(_join(parts), citations, coverage, sentences)
+
+
+def _join(parts: list[str]) -> str:
+    """Sentences side by side: a space before one that starts with a Latin letter, digit or mark
+    (English read in a Chinese answer too), none before one that starts with a CJK character."""
+    out = parts[0] if parts else ""
+    for part in parts[1:]:
+        out += ("" if _CJK.match(part) else " ") + part
+    return out
