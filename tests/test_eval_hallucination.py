@@ -81,6 +81,19 @@ def test_cli_json_output(tmp_path, capsys):
     assert out["recall"] == 1.0
 
 
+def test_cli_items_file_has_one_line_per_text(tmp_path, capsys):
+    path = _write(tmp_path / "s.jsonl", [RECORDS["qa"], RECORDS["summarization"]])
+    items = tmp_path / "items.jsonl"
+    assert main(["eval", "hallucination", str(path), "--json", "--items", str(items)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    lines = [json.loads(x) for x in items.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == result["n"] == 4 and {x["label"] for x in lines} == {0, 1}
+    wrong_year = next(x for x in lines if x["kind"] == "qa" and x["label"] == 1)
+    assert wrong_year["hallucinated"] == 1 and wrong_year["method"] == "offline" and wrong_year["unsupported"]
+    correct = sum(x["hallucinated"] == x["label"] for x in lines) / len(lines)
+    assert correct == result["accuracy"]
+
+
 def test_cli_missing_file_is_a_clean_error(tmp_path, capsys):
     assert main(["eval", "hallucination", str(tmp_path / "nope.jsonl")]) == 2
     assert "no such file" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from queryweave.cli.main import print_json
@@ -26,7 +27,21 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     strict = True if args.strict else False if args.lenient else None
-    result = evaluate(items, detector(llm=llm, strict=strict, llm_when=args.llm_when), progress=not args.json)
+    out = open(args.items, "w", encoding="utf-8") if args.items else None  # noqa: SIM115 - closed below
+
+    def keep(item, report) -> None:
+        if out is not None:
+            out.write(json.dumps({"record": item.record, "kind": item.kind, "label": item.label,
+                                  "hallucinated": int(report.hallucinated), "score": report.score,
+                                  "method": report.method, "unsupported": report.unsupported[:5],
+                                  "text": item.text}, ensure_ascii=False) + "\n")
+
+    try:
+        result = evaluate(items, detector(llm=llm, strict=strict, llm_when=args.llm_when, on_report=keep),
+                          progress=not args.json)
+    finally:
+        if out is not None:
+            out.close()
     if args.json:
         print_json(result)
     else:
@@ -51,6 +66,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     mode.add_argument("--strict", action="store_true",
                       help="a number, entity or negation the sources lack or contradict makes any text "
                            "hallucinated (default for QA answers and dialogue responses)")
+    p.add_argument("--items", default=None,
+                   help="write one JSON line per text: label, verdict, score, grader, unsupported claims")
     p.add_argument("--llm-grader", action="store_true",
                    help="grade claims with the configured chat model (offline grader when it fails)")
     p.add_argument("--model-url", default=None, help="OpenAI-compatible endpoint of the grader (implies --llm-grader)")

@@ -25,6 +25,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 # (kind, source keys, right key, hallucinated key)
 FORMATS = [
@@ -127,17 +128,20 @@ def strict_for(kind: str, strict: bool | None = None) -> bool:
 
 
 def detector(
-    embeddings=None, llm=None, strict: bool | None = None, llm_when: str = "always"
+    embeddings=None, llm=None, strict: bool | None = None, llm_when: str = "always",
+    on_report: Callable[[HaluItem, Any], None] | None = None,
 ) -> Callable[[HaluItem], bool]:
     """The groundedness detector as a predicate: True when the item's text is judged hallucinated
     (`strict`: a claim with a number/entity/negation the sources lack or contradict suffices;
     None: strict for answers, score alone for summaries — see `strict_for`; `llm_when`: see
-    `groundedness`)."""
+    `groundedness`). `on_report(item, report)` sees every `GroundednessReport`."""
     from queryweave.tools.grounding import groundedness
 
     def judge(item: HaluItem) -> bool:
         report = groundedness(item.text, item.sources, embeddings=embeddings, llm=llm,
                               strict=strict_for(item.kind, strict), llm_when=llm_when)
+        if on_report is not None:
+            on_report(item, report)
         return report.hallucinated
 
     return judge
