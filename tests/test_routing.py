@@ -5,27 +5,10 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import replace
-from pathlib import Path
-
-import pytest
 
 from queryweave.graph.builder import build_graph, graph
 from queryweave.graph.checkpoint import make_checkpointer
 from queryweave.testing import ScriptedChatModel
-
-
-@pytest.fixture()
-def singers_db(tmp_path: Path) -> Path:
-    path = tmp_path / "music.sqlite"
-    conn = sqlite3.connect(path)
-    conn.executescript("""
-        CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER);
-        INSERT INTO singer VALUES (1,'Joe Sharp','Netherlands',52),(2,'Timbaland','United States',32),
-                                  (3,'Justin Brown','France',29),(4,'Rose White','France',41);
-    """)
-    conn.commit()
-    conn.close()
-    return path
 
 
 def _llm(monkeypatch, responses):

@@ -1,7 +1,5 @@
 """Text-to-SQL self-consistency: sampled queries vote by their results on a real SQLite file."""
 
-import sqlite3
-
 import pytest
 
 from queryweave.testing import ScriptedChatModel
@@ -11,17 +9,8 @@ from queryweave.tools.sql.vote import majority, result_key
 
 
 @pytest.fixture()
-def db(tmp_path):
-    path = tmp_path / "people.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript("""
-        CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER);
-        INSERT INTO singer VALUES (1, 'Joe Sharp', 'Netherlands', 52), (2, 'Timbaland', 'United States', 32),
-                                  (3, 'Justin Brown', 'France', 29), (4, 'Rose White', 'France', 41);
-    """)
-    con.commit()
-    con.close()
-    database = SqlDatabase(str(path))
+def db(singers_db):
+    database = SqlDatabase(str(singers_db))
     yield database
     database.close()
 
