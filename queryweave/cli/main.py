@@ -34,6 +34,8 @@ EVAL_MODULES = [
     "queryweave.cli.eval_retrieval",
     "queryweave.cli.structured",
     "queryweave.cli.eval_hallucination",
+    "queryweave.cli.eval_rewrite",
+    "queryweave.cli.eval_answers",
 ]
 
 
