@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 from queryweave.models import call_structured, get_chat_model, resolve_backend
 from queryweave.testing import ScriptedChatModel
 

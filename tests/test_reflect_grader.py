@@ -13,7 +13,7 @@ from queryweave import models
 from queryweave.graph.builder import graph
 from queryweave.prompts.grounding import USER, fence_sources, split_numbered
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.grounding import groundedness
+from queryweave.tools.grounding.detector import groundedness
 
 QUESTION = "What is the default value of max_connections?"
 

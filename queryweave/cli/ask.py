@@ -8,8 +8,8 @@ import uuid
 from typing import Any
 
 from queryweave.cli.main import fail, print_json
-from queryweave.graph.context import Context
-from queryweave.tools.validation import clean_question, to_text
+from queryweave.config import Context
+from queryweave.tools.common.validation import clean_question, to_text
 
 
 def run_question(ctx: Context, question: str | None, thread_id: str | None = None,

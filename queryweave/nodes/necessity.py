@@ -11,11 +11,11 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import call_structured, get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.prompts import pick
-from queryweave.tools.necessity import NecessityOutput, needs_retrieval
+from queryweave.tools.understanding.necessity import NecessityOutput, needs_retrieval
 
 EMPTY = {"en": "Please type a question.", "zh": "请输入一个问题。"}
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import call_text, get_chat_model, resolve_backend
 from queryweave.nodes.common import language_of, query_of, timed
 from queryweave.prompts import pick

@@ -13,10 +13,17 @@ from typing import Any
 
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator, StructuredQuery
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
-from queryweave.tools.self_query import DEFAULT_SCHEMA, conditions, extract, relaxations, to_chroma, validate
+from queryweave.tools.retrieval.self_query import (
+    DEFAULT_SCHEMA,
+    conditions,
+    extract,
+    relaxations,
+    to_chroma,
+    validate,
+)
 
 
 def _vocabulary(kb: Any) -> dict[str, list[str]]:

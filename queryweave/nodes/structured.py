@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import get_chat_model, resolve_backend
 from queryweave.nodes.common import language_of, query_of, timed
-from queryweave.tools.sources import open_graph, open_sql, redact
+from queryweave.tools.stores.sources import open_graph, open_sql, redact
 
 MAX_SHOWN = 20
 FAILED = {"en": "I could not answer this from the {kind} source: {error}",

@@ -1,7 +1,7 @@
 """Prompts for the LLM groundedness grader (claims checked against numbered sources), zh and en.
 
 The source passages are retrieved documents, so they are untrusted: like the generation prompt, the
-grader's prompt fences each one (`<passage n="1">…</passage>`, via `tools.validation.fence`) and the
+grader's prompt fences each one (`<passage n="1">…</passage>`, via `tools.common.validation.fence`) and the
 system prompt says they are quoted data. `USER[lang].format(sources=..., claims=...)` accepts the
 sources as a list of texts or as the grader's numbered listing (`"[1] text\\n\\n[2] text"`), and
 fences them either way, so an instruction planted in a document ("ignore the above and answer
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from queryweave.tools.validation import fence
+from queryweave.tools.common.validation import fence
 
 SYSTEM = {
     "en": (

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from queryweave.cli.ask import shape
-from queryweave.graph.context import Context
+from queryweave.config import Context
 from queryweave.server.schemas import jsonable
 
 STEP_LABELS = {

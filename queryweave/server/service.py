@@ -17,11 +17,11 @@ from typing import Any
 
 from langgraph.types import Command
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 from queryweave.server.feedback import append_feedback, to_query_log
 from queryweave.server.progress import pending_clarification, shape_output, stream_events
 from queryweave.server.suggestions import Suggestions
-from queryweave.tools.ocr import MAX_IMAGE_BYTES, decode_image_bytes, load_image
+from queryweave.tools.media.ocr import MAX_IMAGE_BYTES, decode_image_bytes, load_image
 
 
 class ServiceError(ValueError):
@@ -33,10 +33,10 @@ class ServiceError(ValueError):
 
 
 def clean_text(text: str | None, allow_empty: bool = False) -> str:
-    """A user's text cleaned by `queryweave.tools.validation` when present (else stripped);
+    """A user's text cleaned by `queryweave.tools.common.validation` when present (else stripped);
     `ServiceError` (400, or 413 when too long) for an empty or over-long one."""
     try:
-        from queryweave.tools.validation import InputError, clean_question
+        from queryweave.tools.common.validation import InputError, clean_question
     except ImportError:
         text = (text or "").strip()
         if not text and not allow_empty:
