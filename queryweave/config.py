@@ -10,7 +10,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from queryweave.models import ModelSettings
 
 try:  # .env support is optional at import time
     from dotenv import load_dotenv
@@ -142,6 +145,13 @@ class Context:
             if key.strip().lower() == name.lower():
                 return value.strip().lower() not in {"off", "0", "false", "no"}
         return _env_bool(name.upper(), default)
+
+    def model_settings(self) -> ModelSettings:
+        """What the model layer needs (back-end, endpoint, model, timeout), as `models.ModelSettings`."""
+        from queryweave.models import ModelSettings  # lazy: models imports LangChain (CLI cold start)
+
+        return ModelSettings(llm=self.llm, openai_base_url=self.openai_base_url, openai_model=self.openai_model,
+                             llamacpp_model_path=self.llamacpp_model_path, llm_timeout_s=float(self.llm_timeout_s))
 
     def with_overrides(self, **overrides: Any) -> Context:
         """A copy with the given non-None fields replaced (CLI flags)."""

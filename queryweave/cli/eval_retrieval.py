@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from queryweave.tools.retrieval.profiles import settings_for_context
 
     ctx = args.context
-    llm = get_chat_model(ctx) if args.ablation or args.doc2query else None
+    llm = get_chat_model(ctx.model_settings()) if args.ablation or args.doc2query else None
     settings = replace(settings_for_context(ctx), pool=args.depth, cache=False)
     if args.doc2query and llm is None:
         return fail("--doc2query needs an LLM (--llm openai|llamacpp): there is no offline Doc2Query")

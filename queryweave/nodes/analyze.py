@@ -19,7 +19,7 @@ from queryweave.tools.understanding.intent import STRATEGIES, IntentOutput, clas
 
 
 def _llm_intent(ctx: Any, question: str, lang: str) -> tuple[Any, str | None]:
-    llm = get_chat_model(ctx)
+    llm = get_chat_model(ctx.model_settings())
     if llm is None:
         return None, None
     from queryweave.prompts.understanding import INTENT_SYSTEM

@@ -71,11 +71,11 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     question = query_of(state)
     lang = language_of(state, ctx)
     docs = state.get("documents") or []
-    backend = resolve_backend(ctx)
+    backend = resolve_backend(ctx.model_settings())
     out: dict[str, Any] = {"backend": backend, "language": lang}
     if not docs:
         return out | {"answer": pick(NOT_FOUND, lang), "citations": [], "confidence": 0.0}
-    llm = get_chat_model(ctx) if backend != "rules" else None
+    llm = get_chat_model(ctx.model_settings()) if backend != "rules" else None
     if llm is not None:
         text, error = answer_with_llm(llm, question, docs, lang)
         if text:

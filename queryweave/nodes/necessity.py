@@ -34,7 +34,7 @@ def necessity(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     needs, kind, reply, source = decision.needs, decision.kind, decision.reply, "rules"
     out: dict[str, Any] = {}
     if not decision.confident:
-        llm = get_chat_model(ctx)
+        llm = get_chat_model(ctx.model_settings())
         if llm is not None:
             from queryweave.prompts.understanding import NECESSITY_SYSTEM
 

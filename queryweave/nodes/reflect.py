@@ -47,7 +47,7 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         return {"attempt": attempt_no}
     sources = [c.get("text", "") for c in citations]
     clean = _MARK.sub("", answer).strip()
-    llm = None if ctx.grader == "offline" else get_chat_model(ctx)
+    llm = None if ctx.grader == "offline" else get_chat_model(ctx.model_settings())
     when = "unsure" if ctx.grader == "unsure" else "always"
     down = embedding_down(ctx)
     embed = None if down else embedder(ctx)

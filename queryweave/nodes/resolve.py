@@ -41,7 +41,7 @@ def _llm_rewrite(ctx: Any, question: str, history: list[tuple[str, str]]) -> tup
     from queryweave.prompts import pick
     from queryweave.prompts.understanding import COREF_SYSTEM
 
-    llm = get_chat_model(ctx)
+    llm = get_chat_model(ctx.model_settings())
     if llm is None:
         return None, None
     lang = detect_language(question)

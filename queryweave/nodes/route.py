@@ -84,7 +84,7 @@ def route(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     """Pick the route (and say why)."""
     ctx = context_of(runtime)
     question = query_of(state)
-    llm = get_chat_model(ctx)
+    llm = get_chat_model(ctx.model_settings())
     skipped: list[str] = []
     scores = {k: v for k, v in structured_scores(ctx, question, llm is not None, skipped).items() if v >= 0.5}
     out: dict[str, Any] = {"degraded": True, "degraded_reasons": skipped} if skipped else {}

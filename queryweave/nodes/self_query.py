@@ -70,7 +70,7 @@ def self_query(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     question = query_of(state)
     vocab = _vocabulary(kb)
     schema = DEFAULT_SCHEMA.with_vocabulary(**vocab)
-    sq_result = extract(question, schema, llm=get_chat_model(ctx))
+    sq_result = extract(question, schema, llm=get_chat_model(ctx.model_settings()))
     sq, notes = validate(with_constraints(sq_result.structured_query, state.get("constraints") or {},
                                           vocab["tags"]), schema)
     notes = [*sq_result.notes, *notes]

@@ -48,9 +48,9 @@ def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     from queryweave.tools.sql.text_to_sql import TextToSQL
 
     ctx = context_of(runtime)
-    ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx), samples=max(1, ctx.sql_samples)).ask(query_of(state))
+    ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx.model_settings()), samples=max(1, ctx.sql_samples)).ask(query_of(state))
     return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), language_of(state, ctx),
-                   resolve_backend(ctx))
+                   resolve_backend(ctx.model_settings()))
 
 
 @timed("text_to_cypher")
@@ -59,8 +59,8 @@ def text_to_cypher(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]
     from queryweave.tools.cypher.text_to_cypher import TextToCypher
 
     ctx = context_of(runtime)
-    ans = TextToCypher(open_graph(ctx.graph_url), get_chat_model(ctx)).ask(query_of(state))
+    ans = TextToCypher(open_graph(ctx.graph_url), get_chat_model(ctx.model_settings())).ask(query_of(state))
     columns = list(ans.rows[0]) if ans.rows else []
     rows = [tuple(r.values()) for r in ans.rows]
     return _finish("Cypher", ans.query, columns, rows, ans.error, redact(ctx.graph_url), language_of(state, ctx),
-                   resolve_backend(ctx))
+                   resolve_backend(ctx.model_settings()))

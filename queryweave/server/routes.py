@@ -65,7 +65,7 @@ def health(request: Request) -> dict[str, Any]:
     ocr = ocr_status()
     return {"status": "ok", "data_dir": str(svc.ctx.data_dir),
             "knowledge_base": (svc.ctx.path / "catalog.sqlite").exists(),
-            "llm": resolve_backend(svc.ctx), "embedding": svc.ctx.embedding,
+            "llm": resolve_backend(svc.ctx.model_settings()), "embedding": svc.ctx.embedding,
             "ocr": ocr is None, "ocr_message": ocr}
 
 

@@ -137,28 +137,32 @@ def expand(kb: KnowledgeBase, llm: Any, model: str, sources: Iterable[str] | Non
     return stats
 
 
-def model_id(ctx: Any) -> str:
-    """A stable id of the configured chat model (part of the cache key)."""
-    from queryweave.models import resolve_backend
+def model_id(settings: Any) -> str:
+    """A stable id of the configured chat model (part of the cache key); `settings`: `models.ModelSettings`
+    or anything `models.model_settings` turns into one."""
+    from queryweave.models import model_settings, resolve_backend
 
-    backend = resolve_backend(ctx)
+    s = model_settings(settings)
+    backend = resolve_backend(s)
     if backend == "openai":
-        return f"openai:{ctx.openai_base_url}:{ctx.openai_model}"
+        return f"openai:{s.openai_base_url}:{s.openai_model}"
     if backend == "llamacpp":
-        return f"llamacpp:{Path(ctx.llamacpp_model_path).name}"
+        return f"llamacpp:{Path(s.llamacpp_model_path).name}"
     return backend
 
 
 def doc2query_enricher(ctx: Any, n: int = 3):
     """An ingest enricher running Doc2Query with the context's LLM (a no-op, with a warning, without one)."""
-    from queryweave.models import get_chat_model
+    from queryweave.models import get_chat_model, model_settings
+
+    settings = model_settings(ctx)
 
     def enrich(kb: KnowledgeBase, changed_sources: list[str]) -> None:
-        llm = get_chat_model(ctx)
+        llm = get_chat_model(settings)
         if llm is None:
             log.warning("doc2query is on but no LLM is configured: there is no offline Doc2Query; skipped")
             return
         if changed_sources:
-            expand(kb, llm, model_id(ctx), changed_sources, n=n)
+            expand(kb, llm, model_id(settings), changed_sources, n=n)
 
     return enrich

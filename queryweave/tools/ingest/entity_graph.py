@@ -149,9 +149,9 @@ def _link_earlier_chunks(kb: KnowledgeBase, conn: Any, titles: set[str], batch: 
 
 def entity_graph_enricher(ctx: Any) -> Any:
     """The enricher for a context: the configured LLM when there is one, else the offline rules."""
-    from queryweave.models import get_chat_model
+    from queryweave.models import get_chat_model, model_settings
 
-    llm = get_chat_model(ctx)
+    llm = get_chat_model(model_settings(ctx))
 
     def enrich(kb: KnowledgeBase, changed: list[str]) -> None:
         build_entity_graph(kb, changed, llm)

@@ -86,7 +86,7 @@ def _groups(kb: KnowledgeBase, docs: list[dict[str, Any]]) -> list[tuple[str, st
 def _clusters(kb: KnowledgeBase, docs: list[dict[str, Any]]) -> list[tuple[str, str, list[str]]]:
     import numpy as np
 
-    from queryweave.tools.retrieval.graph_retrieval import chunk_vectors
+    from queryweave.tools.stores.kb import chunk_vectors
 
     sources = sorted(d["source"] for d in docs)
     titles = {d["source"]: str(d["title"] or d["source"]) for d in docs}
@@ -196,9 +196,9 @@ def _root(llm: Any, groups: list[dict[str, Any]], n_docs: int, lang: str, fp: st
 
 def summaries_enricher(ctx: Any) -> Any:
     """The enricher for a context: the configured LLM when there is one, else extractive summaries."""
-    from queryweave.models import get_chat_model
+    from queryweave.models import get_chat_model, model_settings
 
-    llm = get_chat_model(ctx)
+    llm = get_chat_model(model_settings(ctx))
 
     def enrich(kb: KnowledgeBase, changed: list[str]) -> None:
         build_summaries(kb, changed, llm)

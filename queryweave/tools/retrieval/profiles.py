@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any
 
-from queryweave.tools.retrieval.pipeline import RetrievalSettings
+from queryweave.tools.retrieval.settings import RetrievalSettings
 
 
 @dataclass(frozen=True)
@@ -90,10 +90,10 @@ def settings_for_context(ctx: Any, intent: str | None = None, llm: Any = None) -
     feature = ctx.feature
     if llm is None and (feature("multi_query", p.llm_variants > 0) or feature("hyde", p.hyde)
                         or (p.llm_rerank and feature("rerank", p.rerank))):
-        from queryweave.models import get_chat_model
+        from queryweave.models import get_chat_model, model_settings
 
         try:
-            llm = get_chat_model(ctx)
+            llm = get_chat_model(model_settings(ctx))
         except ValueError:
             llm = None
     rerank = reranker_name(ctx, llm if p.llm_rerank else None) if feature("rerank", p.rerank) else "none"
