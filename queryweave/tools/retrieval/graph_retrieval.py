@@ -18,12 +18,11 @@ reached it ("#1 > Square": through the entity Square of the first seed; "LeakCan
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from queryweave.tools.common.fusion import Candidate, rrf, weighted_fusion
 from queryweave.tools.ingest.entity_graph import GraphReader, open_graph
-from queryweave.tools.retrieval.pipeline import RetrievalSettings
-from queryweave.tools.stores.kb import KnowledgeBase
+from queryweave.tools.retrieval.settings import RetrievalSettings
+from queryweave.tools.stores.kb import KnowledgeBase, chunk_vectors
 
 
 @dataclass
@@ -37,20 +36,6 @@ class GraphSettings:
     graph_weight: float = 1.0  # RRF weight of the seeds' neighbours (hybrid's is 1.0)
     walk_weight: float = 0.5  # RRF weight of the question-entity walk
     walk_order: str = "graph"  # or "similarity"
-
-
-def chunk_vectors(kb: KnowledgeBase, ids: list[str]) -> dict[str, Any]:
-    """Stored chunk embeddings (unit length, numpy), by id."""
-    import numpy as np
-
-    if not ids:
-        return {}
-    got = kb.vectors.collection.get(ids=list(ids), include=["embeddings"])
-    out = {}
-    for i, v in zip(got["ids"], got["embeddings"], strict=False):
-        vec = np.asarray(v, dtype=np.float32)
-        out[i] = vec / (float(np.linalg.norm(vec)) or 1.0)
-    return out
 
 
 def _similarities(kb: KnowledgeBase, ids: list[str], vector: list[float]) -> dict[str, float]:

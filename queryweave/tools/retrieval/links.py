@@ -122,7 +122,7 @@ def linked_ranking(kb: KnowledgeBase, seeds: list[str], query_vector: list[float
     """Chunks linked with the seeds, by seed rank then similarity to the query: [(id, similarity)]."""
     import numpy as np
 
-    from queryweave.tools.retrieval.prf import chunk_vectors
+    from queryweave.tools.stores.kb import chunk_vectors
 
     index = title_index(kb)
     first_seed: dict[str, int] = {}

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from queryweave.tools.common.text import tokenize
-from queryweave.tools.stores.kb import KnowledgeBase, index_text
+from queryweave.tools.stores.kb import KnowledgeBase, chunk_vectors, index_text
 
 
 @dataclass
@@ -131,19 +131,6 @@ def rm3_terms(kb: KnowledgeBase, query: str, feedback_ids: Sequence[str], settin
     norm = sum(v for _, v in best) or 1.0
     for t, v in best:
         out[t] = out.get(t, 0.0) + (1 - settings.orig_weight) * v / norm
-    return out
-
-
-def chunk_vectors(kb: KnowledgeBase, ids: Sequence[str]) -> dict[str, np.ndarray]:
-    """Stored embeddings of chunks (unit length), by id."""
-    if not ids:
-        return {}
-    got = kb.vectors.collection.get(ids=list(ids), include=["embeddings"])
-    out = {}
-    for i, v in zip(got["ids"], got["embeddings"], strict=False):
-        vec = np.asarray(v, dtype=np.float32)
-        norm = float(np.linalg.norm(vec)) or 1.0
-        out[i] = vec / norm
     return out
 
 

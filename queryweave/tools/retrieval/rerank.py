@@ -150,7 +150,7 @@ class FeatureReranker:
         if self.kb is None:
             return np.array([max((v["score"] for k, v in (c.get("matched_by") or {}).items()
                                   if k.endswith("dense") and isinstance(v, dict)), default=0.0) for c in candidates])
-        from queryweave.tools.retrieval.prf import chunk_vectors
+        from queryweave.tools.stores.kb import chunk_vectors
 
         qv = np.asarray(query_vector if query_vector is not None else self.kb.embeddings.embed_query(query),
                         dtype=np.float32)

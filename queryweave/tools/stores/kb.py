@@ -213,6 +213,20 @@ def index_text(chunk: ChunkRecord) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def chunk_vectors(kb: KnowledgeBase, ids: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """Stored chunk embeddings (unit length, numpy float32), by id (PRF, links, rerank, graph, summaries)."""
+    import numpy as np
+
+    if not ids:
+        return {}
+    got = kb.vectors.collection.get(ids=list(ids), include=["embeddings"])
+    out = {}
+    for i, v in zip(got["ids"], got["embeddings"], strict=False):
+        vec = np.asarray(v, dtype=np.float32)
+        out[i] = vec / (float(np.linalg.norm(vec)) or 1.0)
+    return out
+
+
 _KBS: dict[tuple[str, str, str], KnowledgeBase] = {}
 _KBS_LOCK = threading.Lock()
 
