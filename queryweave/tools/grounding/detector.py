@@ -225,8 +225,9 @@ class LLMClaimVerdicts(BaseModel):
 def _llm_verdicts(llm, claims: list[str], sources: list[str], lang: str | None = None) -> list[ClaimVerdict] | None:
     """The LLM's verdicts, or None when there is no model or its answer is unusable."""
     from queryweave.models import structured
-    from queryweave.prompts.grounding import SYSTEM, USER
+    from queryweave.prompts.grounding import SYSTEM
     from queryweave.tools.common.text import detect_language
+    from queryweave.tools.grounding.grader_prompt import user_prompt
 
     if llm is None:
         return None
@@ -236,7 +237,8 @@ def _llm_verdicts(llm, claims: list[str], sources: list[str], lang: str | None =
     lang = lang if lang in SYSTEM else "en"
     messages = [
         ("system", SYSTEM[lang]),
-        ("human", USER[lang].format(
+        ("human", user_prompt(
+            lang,
             sources="\n\n".join(f"[{i + 1}] {s}" for i, s in enumerate(sources)),
             claims="\n".join(f"{i + 1}. {c}" for i, c in enumerate(claims)),
         )),
