@@ -1,6 +1,6 @@
 """What the HTTP routes and the LangServe runnable call: ask, resume, stream, feedback, suggestions.
 
-One `QueryService` per app and data dir. Plain calls go through `queryweave.cli.ask.run_question` (the
+One `QueryService` per app and data dir. Plain calls go through `queryweave.graph.run.run_question` (the
 same path as the CLI, with the SQLite/PostgreSQL checkpointer); streaming runs the service's own
 compiled graph (built once, same checkpointer) through `queryweave.server.progress`. Uploaded images
 (data: URLs or base64) are saved under `<data_dir>/uploads/` and the graph gets the file's path.
@@ -113,7 +113,7 @@ class QueryService:
     def ask(self, question: str | None, thread_id: str | None = None, image: str | None = None,
             resume: str | None = None) -> dict[str, Any]:
         """Answer (or resume) on a thread; returns the API output (`clarification` when it asks)."""
-        from queryweave.cli.ask import run_question
+        from queryweave.graph.run import run_question
 
         question, resume = self._clean(question, image, resume, thread_id)
         path = self.save_image(image) if resume is None else None
