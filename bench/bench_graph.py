@@ -22,13 +22,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from queryweave.eval.beir import load_beir
-from queryweave.eval.metrics import ndcg_at, recall_at
 from queryweave.eval.retrieval import doc_ranking
-from queryweave.tools.entity_graph import build_entity_graph
-from queryweave.tools.graph_retrieval import GraphSettings, graph_search, hybrid_candidates
-from queryweave.tools.ingest import ingest
-from queryweave.tools.kb import KnowledgeBase
-from queryweave.tools.retrieval import RetrievalSettings
+from queryweave.tools.ingest.entity_graph import build_entity_graph
+from queryweave.tools.ingest.pipeline import ingest
+from queryweave.tools.retrieval.graph_retrieval import GraphSettings, graph_search, hybrid_candidates
+from queryweave.tools.retrieval.metrics import ndcg_at, recall_at
+from queryweave.tools.retrieval.pipeline import RetrievalSettings
+from queryweave.tools.stores.kb import KnowledgeBase
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "retrieval" / "hotpotqa100"
@@ -103,7 +103,7 @@ def main() -> int:
     base = dict(table)["hybrid"]["R@5"]
     print(f"Recall@5 gain of +graph over hybrid: {dict(table)['+graph']['R@5'] - base:+.3f}")
     if tmp is not None:
-        from queryweave.tools.kb import close_all
+        from queryweave.tools.stores.kb import close_all
 
         close_all()
         tmp.cleanup()

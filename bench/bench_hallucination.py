@@ -5,7 +5,7 @@ Usage: python bench/bench_hallucination.py [--data DIR] [--limit N] [--fit] [--e
 
 For each file (halueval_qa, halueval_summarization_lenmatched, uhgeval_zh) every right and every
 hallucinated text is judged alone (hallucinated = positive). Columns:
-- `default`      the detector as `queryweave eval hallucination` runs it (weights in tools/grounding.py;
+- `default`      the detector as `queryweave eval hallucination` runs it (weights in tools/grounding/detector.py;
                  strict for QA answers, the score alone for summaries and continuations)
 - `strict`       hard checks (a number, entity or negation the sources lack) veto (`--strict`)
 - `lenient`      the score alone (`--lenient`)
@@ -13,7 +13,7 @@ hallucinated text is judged alone (hallucinated = positive). Columns:
 - `word-share`   share of the text's words found in the source, threshold fitted by the same CV
 - `length`       length alone, threshold fitted by the same CV
 `--fit` prints the sign-constrained weights fitted on the summarization file (paste them into
-tools/grounding.py) and their cross-validated accuracy, with a small feature ablation.
+tools/grounding/detector.py) and their cross-validated accuracy, with a small feature ablation.
 `--embedding NAME` adds the embedding-support feature `emb` to the ablation.
 `--synthetic` also fits the weights without any label: on summaries synthesised from the
 summarization file's documents (`eval.hallucination_synth`), then scores every file with them.
@@ -38,8 +38,8 @@ from queryweave.eval.detector_fit import (
     word_share,
 )
 from queryweave.eval.hallucination import metrics, read_hallucination, strict_for
-from queryweave.tools import grounding
-from queryweave.tools.grounding import answer_features
+from queryweave.tools.grounding import detector as grounding
+from queryweave.tools.grounding.detector import answer_features
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ["halueval_qa.jsonl", "halueval_summarization_lenmatched.jsonl", "uhgeval_zh.jsonl"]
@@ -85,7 +85,7 @@ def main() -> int:
     args = ap.parse_args()
     embeddings = None
     if args.embedding:
-        from queryweave.tools.embeddings import get_embeddings
+        from queryweave.tools.stores.embeddings import get_embeddings
 
         embeddings = get_embeddings(args.embedding)
     print(f"{'file':<42}{'texts':>6}  {'default acc (P/R)':<20}{'strict':>8}{'lenient':>8}{'CV refit':>10}"

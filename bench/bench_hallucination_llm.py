@@ -21,13 +21,13 @@ import time
 from pathlib import Path
 
 from queryweave.eval.hallucination import metrics, read_hallucination, strict_for
-from queryweave.tools.grounding import THRESHOLD, UNSURE_MARGIN, groundedness
+from queryweave.tools.grounding.detector import THRESHOLD, UNSURE_MARGIN, groundedness
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _chat(url: str, name: str | None):
-    from queryweave.graph.context import Context
+    from queryweave.config import Context
     from queryweave.models import get_chat_model
 
     ctx = Context().with_overrides(llm="openai", openai_base_url=url, openai_model=name or "local",

@@ -23,10 +23,10 @@ import sys
 import time
 from pathlib import Path
 
-from queryweave.tools.ambiguity import detect_ambiguity
-from queryweave.tools.intent import IntentOutput, classify_intent
-from queryweave.tools.necessity import NecessityOutput, needs_retrieval
-from queryweave.tools.text import detect_language, tokenize
+from queryweave.tools.common.text import detect_language, tokenize
+from queryweave.tools.understanding.ambiguity import detect_ambiguity
+from queryweave.tools.understanding.intent import IntentOutput, classify_intent
+from queryweave.tools.understanding.necessity import NecessityOutput, needs_retrieval
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -40,7 +40,7 @@ def _acc(pairs: list[tuple[object, object]]) -> str:
 
 def _llm():
     try:
-        from queryweave.graph.context import Context
+        from queryweave.config import Context
         from queryweave.models import call_structured, get_chat_model
         from queryweave.prompts.understanding import intent_messages, necessity_messages
     except ImportError as exc:  # the models module is not there yet

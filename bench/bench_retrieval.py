@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from queryweave.eval.retrieval import ablation_searchers, evaluate, format_markdown, format_table  # noqa: E402
-from queryweave.tools.embeddings import cache_dir  # noqa: E402
+from queryweave.tools.stores.embeddings import cache_dir  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "retrieval"
 SETS = ["cranfield", "hotpotqa100", "cmrc2018"]
@@ -34,11 +34,11 @@ def doc2query_cost(folder: Path, keep: Path, embedding: str, n: int) -> str:
     """Time Doc2Query (3 questions per chunk, the ingest default) on `n` evenly spread chunks."""
     import time
 
-    from queryweave.graph.context import Context
+    from queryweave.config import Context
     from queryweave.models import get_chat_model
-    from queryweave.tools.doc2query import generate_questions
-    from queryweave.tools.ingest import ingest
-    from queryweave.tools.kb import KnowledgeBase
+    from queryweave.tools.ingest.doc2query import generate_questions
+    from queryweave.tools.ingest.pipeline import ingest
+    from queryweave.tools.stores.kb import KnowledgeBase
 
     llm = get_chat_model(Context())
     if llm is None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from langchain_core.structured_query import Operation, Operator
 
-from queryweave.tools.self_query import MetadataSchema, conditions, extract
+from queryweave.tools.retrieval.self_query import MetadataSchema, conditions, extract
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from queryweave.tools.suggest import Suggester
+from queryweave.tools.suggest.suggester import Suggester
 
 EN = """cache build gradle daemon memory kotlin java spring boot redis kafka cluster partition replica index query
 planner vacuum postgres mysql connection pool timeout retry backoff circuit breaker gateway proxy nginx tls
@@ -110,7 +110,7 @@ def main() -> int:
                 ("p50 ms", f"{statistics.median(lat):.3f}"), ("p95 ms", f"{lat[int(0.95 * len(lat))]:.3f}"),
                 ("p99 ms", f"{lat[int(0.99 * len(lat))]:.3f}"), ("max ms", f"{lat[-1]:.3f}")]
         if args.semantic:
-            from queryweave.tools.embeddings import get_embeddings
+            from queryweave.tools.stores.embeddings import get_embeddings
 
             small = Suggester()
             small.add(titles[: args.semantic], "title")

@@ -26,11 +26,11 @@ import numpy as np
 
 from queryweave.eval.detector_fit import FEATURES, fit_logistic, grouped_cv, logistic_score
 from queryweave.eval.hallucination import read_hallucination
-from queryweave.tools.claims import sentences, split_claims
-from queryweave.tools.grounding import THRESHOLD, answer_features
-from queryweave.tools.overlap import _FRAGMENTS, shared_fragments, source_jumps, stem_units
-from queryweave.tools.support import SourceIndex, claim_features
-from queryweave.tools.text import EN_STOPWORDS
+from queryweave.tools.common.text import EN_STOPWORDS
+from queryweave.tools.grounding.claims import sentences, split_claims
+from queryweave.tools.grounding.detector import THRESHOLD, answer_features
+from queryweave.tools.grounding.overlap import _FRAGMENTS, shared_fragments, source_jumps, stem_units
+from queryweave.tools.grounding.support import SourceIndex, claim_features
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = "halueval_summarization_lenmatched.jsonl"

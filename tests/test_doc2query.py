@@ -5,13 +5,13 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.doc2query import Doc2QueryCache, doc2query_enricher, expand, generate_questions
-from queryweave.tools.enrich import enrichers
-from queryweave.tools.fusion import Candidate
-from queryweave.tools.ingest import ingest
-from queryweave.tools.kb import KnowledgeBase
+from queryweave.tools.common.fusion import Candidate
+from queryweave.tools.ingest.doc2query import Doc2QueryCache, doc2query_enricher, expand, generate_questions
+from queryweave.tools.ingest.enrich import enrichers
+from queryweave.tools.ingest.pipeline import ingest
+from queryweave.tools.stores.kb import KnowledgeBase
 
 
 def _kb(tmp_path: Path, name: str = "data") -> KnowledgeBase:

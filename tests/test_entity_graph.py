@@ -7,13 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from queryweave.tools.entities import Gazetteer, entity_key, extract_offline
-from queryweave.tools.entity_graph import build_entity_graph, expand, graph_path, neighbours, open_graph
-from queryweave.tools.entity_reader import connect, rows
-from queryweave.tools.graph_retrieval import graph_search
-from queryweave.tools.ingest import delete_sources, ingest
-from queryweave.tools.kb import KnowledgeBase
-from queryweave.tools.retrieval import RetrievalSettings, search
+from queryweave.tools.ingest.entities import Gazetteer, entity_key, extract_offline
+from queryweave.tools.ingest.entity_graph import (
+    build_entity_graph,
+    expand,
+    graph_path,
+    neighbours,
+    open_graph,
+)
+from queryweave.tools.ingest.pipeline import delete_sources, ingest
+from queryweave.tools.retrieval.graph_retrieval import graph_search
+from queryweave.tools.retrieval.pipeline import RetrievalSettings, search
+from queryweave.tools.stores.entity_reader import connect, rows
+from queryweave.tools.stores.kb import KnowledgeBase
 
 QUESTION = "Where is the company that created LeakCanary based?"
 DOCS = {
@@ -123,7 +129,7 @@ def test_incremental_update_and_delete_match_a_full_rebuild(graph_kb, tmp_path: 
 
 
 def test_a_build_that_crashed_half_way_is_redone(graph_kb, monkeypatch) -> None:
-    from queryweave.tools import entity_graph
+    from queryweave.tools.ingest import entity_graph
 
     kb, corpus = graph_kb
     full = counts(kb)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.decompose import decompose, decompose_rules
-from queryweave.tools.expansion import (
+from queryweave.tools.retrieval.decompose import decompose, decompose_rules
+from queryweave.tools.retrieval.expansion import (
     dedup,
     hyde_document,
     keywords,
@@ -18,9 +18,9 @@ from queryweave.tools.expansion import (
     offline_variants,
     query2doc,
 )
-from queryweave.tools.kb import open_kb
-from queryweave.tools.prf import PRFSettings, rm3_terms, rocchio, weighted_bm25
-from queryweave.tools.retrieval import RetrievalSettings, hybrid, pipeline, search, strategies_of
+from queryweave.tools.retrieval.pipeline import RetrievalSettings, hybrid, pipeline, search, strategies_of
+from queryweave.tools.retrieval.prf import PRFSettings, rm3_terms, rocchio, weighted_bm25
+from queryweave.tools.stores.kb import open_kb
 
 
 @pytest.fixture()
@@ -135,8 +135,8 @@ def _beir(folder: Path, docs: list[tuple[str, str, str]]) -> Path:
 
 
 def test_title_links_find_the_second_hop(tmp_path: Path):
-    from queryweave.tools.ingest import ingest
-    from queryweave.tools.links import title_index
+    from queryweave.tools.ingest.pipeline import ingest
+    from queryweave.tools.retrieval.links import title_index
 
     docs = [("d1", "Maximum Overdrive", "Maximum Overdrive is a 1986 horror film shot in Leland, North Carolina. "
                                         "It was directed by Stephen King."),
@@ -158,7 +158,7 @@ def test_title_links_find_the_second_hop(tmp_path: Path):
 
 
 def test_zscore_fusion_trusts_the_confident_list_and_fills_exact_scores():
-    from queryweave.tools.fusion import zscore_fusion
+    from queryweave.tools.common.fusion import zscore_fusion
 
     rankings = {"bm25": [("a", 30.0), ("b", 5.0), ("c", 4.0), ("d", 4.5)],  # a stands far above the rest
                 "dense": [("b", 0.82), ("c", 0.81), ("a", 0.80), ("e", 0.79)]}  # a flat, unsure list
@@ -169,7 +169,7 @@ def test_zscore_fusion_trusts_the_confident_list_and_fills_exact_scores():
 
 
 def test_query_gate_and_anchor(kb):
-    from queryweave.tools.expansion import names_entities
+    from queryweave.tools.retrieval.expansion import names_entities
 
     assert names_entities("What does statement_timeout do?") and names_entities("Who founded Gradle Inc?")
     assert not names_entities("how long may a statement run, i.e. at most 10 seconds")
@@ -181,7 +181,7 @@ def test_query_gate_and_anchor(kb):
 
 
 def test_fuse_candidate_dicts_for_parallel_sub_questions():
-    from queryweave.tools.fusion import fuse_candidate_dicts
+    from queryweave.tools.common.fusion import fuse_candidate_dicts
 
     a = [{"chunk_id": "x", "text": "X", "score": 0.9, "matched_by": {"bm25": {"rank": 1, "score": 3.0}}},
          {"chunk_id": "y", "text": "Y", "score": 0.5}]
@@ -193,8 +193,8 @@ def test_fuse_candidate_dicts_for_parallel_sub_questions():
 
 
 def test_prf_ranking_replaces_the_list_it_was_fed_back_from():
-    from queryweave.tools.fusion import Candidate
-    from queryweave.tools.retrieval import replace_by_feedback
+    from queryweave.tools.common.fusion import Candidate
+    from queryweave.tools.retrieval.pipeline import replace_by_feedback
 
     fused = [Candidate(i, s, {"original": (r, s)}) for r, (i, s) in enumerate([("a", 3.0), ("b", 2.0), ("c", 1.0),
                                                                                 ("d", 0.5)], start=1)]

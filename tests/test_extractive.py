@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from queryweave.tools.extractive import answer_units, extract_answer
-from queryweave.tools.glossary import cross_terms
-from queryweave.tools.text import tokenize
+from queryweave.tools.common.text import tokenize
+from queryweave.tools.grounding.extractive import answer_units, extract_answer
+from queryweave.tools.understanding.glossary import cross_terms
 
 POSTGRES = """# PostgreSQL max_connections
 

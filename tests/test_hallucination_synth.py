@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from queryweave.eval.hallucination_synth import perturb, synthetic_pairs
-from queryweave.tools.grounding import groundedness
+from queryweave.tools.grounding.detector import groundedness
 
 DOCS = [
     "The Eiffel Tower was completed in 1889 for the World's Fair held in Paris that year. "

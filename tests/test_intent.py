@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from queryweave.tools.intent import STRATEGIES, classify_intent, detect_ambiguity, k_for
+from queryweave.tools.understanding.intent import STRATEGIES, classify_intent, detect_ambiguity, k_for
 
 
 @pytest.mark.parametrize("text,intent", [

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from queryweave.tools.loaders import count_documents, file_fingerprint, iter_documents
+from queryweave.tools.ingest.loaders import count_documents, file_fingerprint, iter_documents
 
 
 def make_pdf(text: str, title: str | None = None) -> bytes:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from queryweave.graph.context import Context
-from queryweave.models import call_structured, get_chat_model, resolve_backend
+from queryweave.config import Context
+from queryweave.models import ModelSettings, call_structured, get_chat_model, model_settings, resolve_backend
 from queryweave.testing import ScriptedChatModel
 
 
@@ -18,6 +18,19 @@ def test_auto_resolves_to_rules_without_configuration(monkeypatch, tmp_path):
     ctx = Context(data_dir=str(tmp_path), llm="auto", openai_base_url="", llamacpp_model_path="")
     assert resolve_backend(ctx) == "rules" and get_chat_model(ctx) is None
     assert resolve_backend(Context(data_dir=str(tmp_path), llm="auto", openai_base_url="http://127.0.0.1:9/v1")) == "openai"
+
+
+def test_the_model_layer_gets_model_settings_not_the_context(monkeypatch, tmp_path):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    ctx = Context(data_dir=str(tmp_path), llm="openai", openai_base_url="http://127.0.0.1:9/v1",
+                  openai_model="m", llamacpp_model_path="x.gguf", llm_timeout_s=7)
+    s = ctx.model_settings()
+    assert s == ModelSettings(llm="openai", openai_base_url="http://127.0.0.1:9/v1", openai_model="m",
+                              llamacpp_model_path="x.gguf", llm_timeout_s=7.0)
+    assert model_settings(s) is s and model_settings(ctx) == s  # a Context still works where settings go
+    assert resolve_backend(ModelSettings(llm="auto")) == "rules"
+    assert resolve_backend(ModelSettings(llm="auto", openai_base_url="http://127.0.0.1:9/v1")) == "openai"
+    assert get_chat_model(ModelSettings(llm="rules")) is None
 
 
 def test_structured_call_retries_then_reports(monkeypatch):

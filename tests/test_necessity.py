@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from queryweave.tools.necessity import NecessityOutput, arithmetic, needs_retrieval
+from queryweave.tools.understanding.necessity import NecessityOutput, arithmetic, needs_retrieval
 
 
 @pytest.mark.parametrize("text,kind", [

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from queryweave.nodes.ocr import ocr
-from queryweave.tools import ocr as ocr_tool
-from queryweave.tools.ocr import OcrUnavailable, load_image, merge_question, ocr_image
+from queryweave.tools.media import ocr as ocr_tool
+from queryweave.tools.media.ocr import OcrUnavailable, load_image, merge_question, ocr_image
 
 CJK_FONTS = ["/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
              "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
@@ -125,7 +125,7 @@ def test_screenshot_question_through_the_api(kb_dir, tmp_path, screenshot):
     httpx = pytest.importorskip("httpx")
     from live_server import copy_kb, uvicorn_thread
 
-    from queryweave.graph.context import Context
+    from queryweave.config import Context
     from queryweave.server.app import create_app
 
     data_dir = copy_kb(kb_dir, tmp_path / "kb")
@@ -147,7 +147,7 @@ def test_tesseract_binary_matches_status():
 
 
 def test_node_cleans_the_merged_question_like_a_typed_one(monkeypatch):
-    from queryweave.tools.validation import MAX_QUESTION_CHARS
+    from queryweave.tools.common.validation import MAX_QUESTION_CHARS
 
     nasty = "too many\x00 clients\u202e\x1b[31m already\ufeff " + "word " * 3000
     monkeypatch.setattr("queryweave.nodes.ocr.ocr_image", lambda image: nasty)
@@ -167,7 +167,7 @@ def test_graph_caps_a_question_grown_by_its_image(ctx, monkeypatch):
     from dataclasses import replace
 
     from queryweave.graph.builder import graph
-    from queryweave.tools.validation import MAX_QUESTION_CHARS
+    from queryweave.tools.common.validation import MAX_QUESTION_CHARS
 
     monkeypatch.setattr("queryweave.nodes.ocr.ocr_image", lambda image: "max_connections\x07 " * 600)
     out = graph.invoke({"question": "What is the default value? " + "y " * 1980, "image": "screen.png"},

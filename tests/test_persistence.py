@@ -15,7 +15,7 @@ from live_server import copy_kb, free_port, stop, uvicorn_thread, wait_http
 
 pytest.importorskip("langserve", reason="the serve extra is not installed")
 
-from queryweave.graph.context import Context  # noqa: E402
+from queryweave.config import Context  # noqa: E402
 from queryweave.server.app import create_app  # noqa: E402
 
 PG_QUESTION = "What is the default value of max_connections?"

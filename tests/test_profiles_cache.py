@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.ingest import ingest
-from queryweave.tools.kb import open_kb
-from queryweave.tools.profiles import settings_for_context
-from queryweave.tools.querylog import RetrievalLog
-from queryweave.tools.result_cache import cache_stats
-from queryweave.tools.retrieval import search, settings_for
+from queryweave.tools.ingest.pipeline import ingest
+from queryweave.tools.retrieval.pipeline import search, settings_for
+from queryweave.tools.retrieval.profiles import settings_for_context
+from queryweave.tools.retrieval.result_cache import cache_stats
+from queryweave.tools.stores.kb import open_kb
+from queryweave.tools.stores.querylog import RetrievalLog
 
 
 def test_profiles_choose_strategies_and_pool(tmp_path: Path):

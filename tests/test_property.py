@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from queryweave.graph.builder import graph
 from queryweave.nodes.resolve import begin
-from queryweave.tools.validation import MAX_QUESTION_CHARS
+from queryweave.tools.common.validation import MAX_QUESTION_CHARS
 
 SPECIAL = [
     "", " ", "\n\t", "\x00", "\x1b[2J\x07", "{context}", "{0}{question}%s", "[1][2] (fake title)",
@@ -57,7 +57,7 @@ pytest.importorskip("langserve", reason="the serve extra is not installed")
 def api_schema(kb_dir, tmp_path_factory):
     from live_server import copy_kb
 
-    from queryweave.graph.context import Context
+    from queryweave.config import Context
     from queryweave.server.app import create_app
 
     data_dir = copy_kb(kb_dir, tmp_path_factory.mktemp("schemathesis") / "kb")

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from queryweave.tools import query_vectors as qv
+from queryweave.tools.retrieval import query_vectors as qv
 
 
 class _Kb:

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 from queryweave.cli.main import main
-from queryweave.graph.context import Context
-from queryweave.tools import tuner
-from queryweave.tools.profiles import settings_for_context, tuned_k
-from queryweave.tools.querylog import LogEntry, RetrievalLog
+from queryweave.config import Context
+from queryweave.tools.retrieval import tuner
+from queryweave.tools.retrieval.profiles import settings_for_context, tuned_k
+from queryweave.tools.stores.querylog import LogEntry, RetrievalLog
 
 
 def _fill(log: RetrievalLog, intent: str, strategy: str, n: int, feedback: int | None, rel_rank: int | None = None,
@@ -103,7 +103,7 @@ def test_tune_cli(tmp_path: Path, capsys):
 
 
 def test_popular_queries_live_in_the_same_module(tmp_path):
-    from queryweave.tools import querylog
+    from queryweave.tools.stores import querylog
 
     log = querylog.PopularQueries(tmp_path / "suggest" / "popular.sqlite")
     assert log.record("  How   do I tune Gradle? ") == log.record("how do i tune gradle?")

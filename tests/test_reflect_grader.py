@@ -11,9 +11,9 @@ import pytest
 
 from queryweave import models
 from queryweave.graph.builder import graph
-from queryweave.prompts.grounding import USER, fence_sources, split_numbered
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.grounding import groundedness
+from queryweave.tools.grounding.detector import groundedness
+from queryweave.tools.grounding.grader_prompt import fence_sources, split_numbered, user_prompt
 
 QUESTION = "What is the default value of max_connections?"
 
@@ -99,4 +99,4 @@ def test_fence_sources_keeps_numbering():
     listing = "\n\n".join(f"[{i}] {t}" for i, t in enumerate(["a [2] b", "c\n\n[9] d", "e"], 1))
     assert split_numbered(listing) == ["a [2] b", "c\n\n[9] d", "e"]
     assert fence_sources(["x", "y"]) == '<passage n="1">\nx\n</passage>\n<passage n="2">\ny\n</passage>'
-    assert "<passage n=\"1\">\nonly\n</passage>" in USER["zh"].format(sources=["only"], claims="1. c")
+    assert "<passage n=\"1\">\nonly\n</passage>" in user_prompt("zh", ["only"], "1. c")

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from queryweave.graph.builder import graph
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.relevance import answer_relevance, documents_sufficiency
+from queryweave.tools.grounding.relevance import answer_relevance, documents_sufficiency
 
 
 def _fake_llm(monkeypatch, responses):

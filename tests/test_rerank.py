@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.kb import open_kb
-from queryweave.tools.rerank import (
+from queryweave.tools.retrieval.pipeline import RetrievalSettings, search
+from queryweave.tools.retrieval.rerank import (
     CrossEncoderReranker,
     FeatureReranker,
     LLMReranker,
@@ -17,7 +17,7 @@ from queryweave.tools.rerank import (
     entities,
     get_reranker,
 )
-from queryweave.tools.retrieval import RetrievalSettings, search
+from queryweave.tools.stores.kb import open_kb
 
 
 def _cands(*texts: str) -> list[dict]:

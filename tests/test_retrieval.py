@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from queryweave.eval.metrics import mrr_at, ndcg_at, recall_at
 from queryweave.eval.retrieval import evaluate
-from queryweave.tools.fusion import rrf, weighted_fusion
-from queryweave.tools.kb import open_kb
-from queryweave.tools.retrieval import search
+from queryweave.tools.common.fusion import rrf, weighted_fusion
+from queryweave.tools.retrieval.metrics import mrr_at, ndcg_at, recall_at
+from queryweave.tools.retrieval.pipeline import search
+from queryweave.tools.stores.kb import open_kb
 
 
 def test_rrf_rewards_agreement_and_keeps_provenance():

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 from queryweave.nodes.retrieve import retrieve
-from queryweave.tools.enrich import enrichers
-from queryweave.tools.ingest import ingest
-from queryweave.tools.kb import open_kb
+from queryweave.tools.ingest.enrich import enrichers
+from queryweave.tools.ingest.pipeline import ingest
+from queryweave.tools.stores.kb import open_kb
 
 DOCS = {
     "leakcanary.md": "# LeakCanary\n\nLeakCanary is a memory leak detection library for Android. "

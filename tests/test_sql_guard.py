@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from queryweave.tools.guard_result import GuardResult
+from queryweave.tools.common.guard_result import GuardResult
 from queryweave.tools.sql.guard import check_sql
 
 ATTACKS = [

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from queryweave.tools.ingest import delete_sources, ingest, reconcile
-from queryweave.tools.kb import KnowledgeBase
-from queryweave.tools.locks import StoreLockedError, writer_lock
+from queryweave.tools.ingest.pipeline import delete_sources, ingest, reconcile
+from queryweave.tools.stores.kb import KnowledgeBase
+from queryweave.tools.stores.locks import StoreLockedError, writer_lock
 
 
 @pytest.fixture()

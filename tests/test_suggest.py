@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from queryweave.tools.suggest import Suggester, record_query
+from queryweave.tools.suggest.suggester import Suggester, record_query
 
 TITLES = ["Gradle", "Gradle Build Cache", "Gradle daemon memory settings", "Configuring the build cache",
           "JVM 内存模型", "Redis 内存优化", "内存泄漏排查指南", "Kotlin DSL primer"]
@@ -94,8 +94,8 @@ def test_semantic_neighbours_fill_remaining_slots(tmp_path):
 
 
 def test_open_suggester_builds_from_the_catalog_and_rebuilds_after_ingestion(tmp_path):
-    from queryweave.tools.catalog import Catalog, ChunkRecord
-    from queryweave.tools.suggest import open_suggester
+    from queryweave.tools.stores.catalog import Catalog, ChunkRecord
+    from queryweave.tools.suggest.suggester import open_suggester
 
     cat = Catalog(tmp_path / "catalog.sqlite")
     cat.replace_document("a.md", "f1", "PostgreSQL connection limits", {},

@@ -9,16 +9,16 @@ from types import SimpleNamespace
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from queryweave.tools.ingest import delete_sources, ingest
-from queryweave.tools.kb import KnowledgeBase
-from queryweave.tools.summaries import (
+from queryweave.tools.ingest.pipeline import delete_sources, ingest
+from queryweave.tools.ingest.summaries import (
     SummaryStore,
     build_summaries,
     is_macro_question,
     macro_topic,
     search_summaries,
 )
-from queryweave.tools.summary_text import extractive_summary
+from queryweave.tools.ingest.summary_text import extractive_summary
+from queryweave.tools.stores.kb import KnowledgeBase
 
 MACRO = ["总结这个知识库的核心主题", "这个知识库讲了什么？", "概述一下所有关于内存的文档", "给我一个整体概览",
          "What are the main topics?", "Give me an overview of everything about Gradle",
@@ -82,7 +82,7 @@ def test_tree_and_macro_search(summary_kb) -> None:
 
 
 def test_summary_retrieve_node_routes_macro_questions(summary_kb) -> None:
-    from queryweave.graph.context import Context
+    from queryweave.config import Context
     from queryweave.nodes.summary_retrieve import summary_retrieve
 
     kb, _ = summary_kb

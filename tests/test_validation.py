@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from queryweave.tools.validation import (
+from queryweave.tools.common.validation import (
     MAX_QUESTION_CHARS,
     InputError,
     clean_question,
@@ -134,7 +134,7 @@ def client(kb_dir, tmp_path_factory):
     from fastapi.testclient import TestClient
     from live_server import copy_kb
 
-    from queryweave.graph.context import Context
+    from queryweave.config import Context
     from queryweave.server.app import create_app
 
     data_dir = copy_kb(kb_dir, tmp_path_factory.mktemp("validation") / "kb")

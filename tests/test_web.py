@@ -24,7 +24,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from queryweave.graph.context import Context  # noqa: E402
+from queryweave.config import Context  # noqa: E402
 from queryweave.server.app import create_app  # noqa: E402
 
 
@@ -146,7 +146,7 @@ def test_keyboard_suggestion_then_follow_up_in_the_same_thread(browser, base_url
 
 
 def test_attached_screenshot_joins_the_question(browser, base_url, tmp_path):
-    from queryweave.tools.ocr import ocr_status
+    from queryweave.tools.media.ocr import ocr_status
 
     if ocr_status() is not None:
         pytest.skip(f"OCR unavailable: {ocr_status()}")

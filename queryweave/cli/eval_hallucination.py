@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
         if args.model_url:
             ctx = ctx.with_overrides(llm="openai", openai_base_url=args.model_url,
                                      openai_model=args.model_name or ctx.openai_model)
-        llm = get_chat_model(ctx)
+        llm = get_chat_model(ctx.model_settings())
         if llm is None:
             print("--llm-grader needs an LLM back-end: pass --llm openai|llamacpp or --model-url URL",
                   file=sys.stderr)

@@ -60,16 +60,16 @@ class LLMCallCounter:
 def run(args: argparse.Namespace) -> int:
     """Print the metric table (or JSON)."""
     from queryweave.models import get_chat_model
-    from queryweave.tools.profiles import settings_for_context
+    from queryweave.tools.retrieval.profiles import settings_for_context
 
     ctx = args.context
-    llm = get_chat_model(ctx) if args.ablation or args.doc2query else None
+    llm = get_chat_model(ctx.model_settings()) if args.ablation or args.doc2query else None
     settings = replace(settings_for_context(ctx), pool=args.depth, cache=False)
     if args.doc2query and llm is None:
         return fail("--doc2query needs an LLM (--llm openai|llamacpp): there is no offline Doc2Query")
     ingest_kwargs = {}
     if args.doc2query:
-        from queryweave.tools.doc2query import doc2query_enricher
+        from queryweave.tools.ingest.doc2query import doc2query_enricher
 
         ingest_kwargs["enrichers"] = [doc2query_enricher(ctx)]
     counter = LLMCallCounter()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from queryweave.cli.main import print_json
-from queryweave.tools.ingest import delete_sources, ingest, reconcile
-from queryweave.tools.kb import open_kb
+from queryweave.tools.ingest.pipeline import delete_sources, ingest, reconcile
+from queryweave.tools.stores.kb import open_kb
 
 
 def _kb(args: argparse.Namespace):
@@ -16,7 +16,7 @@ def _kb(args: argparse.Namespace):
 
 def enrichers_for(ctx) -> list:
     """Post-ingest steps switched on in the context (summaries, entity graph, Doc2Query...)."""
-    from queryweave.tools.enrich import enrichers
+    from queryweave.tools.ingest.enrich import enrichers
 
     return enrichers(ctx)
 

@@ -14,9 +14,9 @@ import os
 import sys
 from typing import Any
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 from queryweave.tools.cypher.store import StoreBusyError
-from queryweave.tools.locks import KnowledgeBaseBusyError, StoreLockedError
+from queryweave.tools.stores.locks import KnowledgeBaseBusyError, StoreLockedError
 
 EX_TEMPFAIL = 75
 """Exit code when the data dir or a graph store is locked or busy with another process's write (try again)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from queryweave.cli.main import print_json
-from queryweave.tools.kb import open_kb
+from queryweave.tools.stores.kb import open_kb
 
 
 def run(args: argparse.Namespace) -> int:

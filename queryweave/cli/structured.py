@@ -42,7 +42,7 @@ def _llm(args: argparse.Namespace):
     if args.model_url:
         ctx = ctx.with_overrides(llm="openai", openai_base_url=args.model_url,
                                  openai_model=args.model_name or ctx.openai_model)
-    return get_chat_model(ctx)
+    return get_chat_model(ctx.model_settings())
 
 
 def _progress(args: argparse.Namespace):

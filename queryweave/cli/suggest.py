@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from queryweave.cli.main import print_json
-from queryweave.tools.kb import open_kb
-from queryweave.tools.suggest import open_suggester
+from queryweave.tools.stores.kb import open_kb
+from queryweave.tools.suggest.suggester import open_suggester
 
 
 def run(args: argparse.Namespace) -> int:

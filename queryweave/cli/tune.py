@@ -13,8 +13,8 @@ from queryweave.cli.main import fail, print_json
 
 def run(args: argparse.Namespace) -> int:
     """Print proposals (and apply them with --apply)."""
-    from queryweave.tools import tuner
-    from queryweave.tools.querylog import RetrievalLog
+    from queryweave.tools.retrieval import tuner
+    from queryweave.tools.stores.querylog import RetrievalLog
 
     ctx = args.context
     proposals, table, logged = [], {}, 0

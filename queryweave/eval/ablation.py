@@ -11,16 +11,16 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from queryweave.tools.kb import KnowledgeBase
-from queryweave.tools.retrieval import RetrievalSettings, search
+from queryweave.tools.retrieval.pipeline import RetrievalSettings, search
+from queryweave.tools.stores.kb import KnowledgeBase
 
 Searcher = Callable[[str], list[str]]  # query -> ranked chunk ids
 
 
 def default_settings(pool: int = 100) -> RetrievalSettings:
     """The pipeline's default (balanced profile, no LLM) settings."""
-    from queryweave.graph.context import Context
-    from queryweave.tools.profiles import settings_for_context
+    from queryweave.config import Context
+    from queryweave.tools.retrieval.profiles import settings_for_context
 
     return replace(settings_for_context(Context(llm="rules", profile="balanced")), pool=pool, llm=None)
 
@@ -64,6 +64,6 @@ def searchers_for(kb: KnowledgeBase, configs: dict[str, RetrievalSettings], dept
 
 
 def _vec(kb: KnowledgeBase, q: str) -> list[float]:
-    from queryweave.tools.retrieval import query_vector
+    from queryweave.tools.retrieval.pipeline import query_vector
 
     return query_vector(kb, q)

@@ -19,10 +19,10 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from queryweave.eval.execution import orders, same_results, summarize
+from queryweave.tools.common.text import detect_language
 from queryweave.tools.cypher.loader import load_script
 from queryweave.tools.cypher.store import KuzuStore
 from queryweave.tools.cypher.text_to_cypher import TextToCypher, naive_cypher
-from queryweave.tools.text import detect_language
 
 
 def build_store(directory: str | Path, target: str | Path | None = None) -> KuzuStore:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from queryweave.tools.text import tokenize, words
+from queryweave.tools.common.text import tokenize, words
 
 FEATURES = ("copy", "order", "lex", "jumps")
 SIGNS = {"copy": 1.0, "order": 1.0, "lex": 1.0, "frag": 1.0, "novel2": -1.0, "copy_min": 1.0, "emb": 1.0, "jumps": -1.0}

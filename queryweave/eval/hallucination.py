@@ -135,7 +135,7 @@ def detector(
     (`strict`: a claim with a number/entity/negation the sources lack or contradict suffices;
     None: strict for answers, score alone for summaries — see `strict_for`; `llm_when`: see
     `groundedness`). `on_report(item, report)` sees every `GroundednessReport`."""
-    from queryweave.tools.grounding import groundedness
+    from queryweave.tools.grounding.detector import groundedness
 
     def judge(item: HaluItem) -> bool:
         report = groundedness(item.text, item.sources, embeddings=embeddings, llm=llm,

@@ -15,7 +15,7 @@ import random
 import re
 from collections.abc import Sequence
 
-from queryweave.tools.claims import sentences
+from queryweave.tools.grounding.claims import sentences
 
 PERTURBATIONS = ("entity", "number", "splice", "append")
 _ENTITY = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*")

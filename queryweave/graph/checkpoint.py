@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 
 
 def make_checkpointer(ctx: Context) -> Any:

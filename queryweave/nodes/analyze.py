@@ -1,6 +1,6 @@
 """`analyze`: intent (factual / reasoning / comprehensive / fuzzy), scope × depth -> k, ambiguity.
 
-Rules first (`queryweave.tools.intent`); when they are unsure and a model is configured, the LLM
+Rules first (`queryweave.tools.understanding.intent`); when they are unsure and a model is configured, the LLM
 classifies. k is clamped by the configuration's `k_min`/`k_max`.
 """
 
@@ -10,16 +10,16 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import call_structured, get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.prompts import pick
-from queryweave.tools.ambiguity import detect_ambiguity
-from queryweave.tools.intent import STRATEGIES, IntentOutput, classify_intent, k_for
+from queryweave.tools.understanding.ambiguity import detect_ambiguity
+from queryweave.tools.understanding.intent import STRATEGIES, IntentOutput, classify_intent, k_for
 
 
 def _llm_intent(ctx: Any, question: str, lang: str) -> tuple[Any, str | None]:
-    llm = get_chat_model(ctx)
+    llm = get_chat_model(ctx.model_settings())
     if llm is None:
         return None, None
     from queryweave.prompts.understanding import INTENT_SYSTEM

@@ -7,9 +7,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from queryweave.graph.context import Context
-from queryweave.tools.kb import KnowledgeBase, open_kb
-from queryweave.tools.text import detect_language
+from queryweave.config import Context
+from queryweave.tools.common.text import detect_language
+from queryweave.tools.stores.kb import KnowledgeBase, open_kb
 
 
 def knowledge_base(ctx: Context) -> KnowledgeBase:

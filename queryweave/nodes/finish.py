@@ -8,8 +8,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from queryweave.graph.context import context_of
-from queryweave.tools.suggest import record_query
+from queryweave.config import context_of
+from queryweave.tools.suggest.suggester import record_query
 
 log = logging.getLogger(__name__)
 

@@ -15,14 +15,14 @@ from typing import Any
 import numpy as np
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import call_text, get_chat_model, resolve_backend
 from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.prompts import pick
 from queryweave.prompts.generate import NOT_FOUND, SYSTEM
-from queryweave.tools.embeddings import embedding_outage
-from queryweave.tools.extractive import extract_answer
-from queryweave.tools.validation import fence_passages
+from queryweave.tools.common.validation import fence_passages
+from queryweave.tools.grounding.extractive import extract_answer
+from queryweave.tools.stores.embeddings import embedding_outage
 
 SENTENCES_FOR_INTENT = {"factual": 2, "reasoning": 3, "comprehensive": 5, "fuzzy": 3}
 _MARK = re.compile(r"\[(\d{1,2})\]")
@@ -71,11 +71,11 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     question = query_of(state)
     lang = language_of(state, ctx)
     docs = state.get("documents") or []
-    backend = resolve_backend(ctx)
+    backend = resolve_backend(ctx.model_settings())
     out: dict[str, Any] = {"backend": backend, "language": lang}
     if not docs:
         return out | {"answer": pick(NOT_FOUND, lang), "citations": [], "confidence": 0.0}
-    llm = get_chat_model(ctx) if backend != "rules" else None
+    llm = get_chat_model(ctx.model_settings()) if backend != "rules" else None
     if llm is not None:
         text, error = answer_with_llm(llm, question, docs, lang)
         if text:

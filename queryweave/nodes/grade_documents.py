@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.nodes.common import query_of, timed
-from queryweave.tools.relevance import documents_sufficiency
-from queryweave.tools.text import detect_language
+from queryweave.tools.common.text import detect_language
+from queryweave.tools.grounding.relevance import documents_sufficiency
 
 MAX_WIDENINGS = 1
 

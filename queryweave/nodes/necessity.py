@@ -11,11 +11,11 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import call_structured, get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.prompts import pick
-from queryweave.tools.necessity import NecessityOutput, needs_retrieval
+from queryweave.tools.understanding.necessity import NecessityOutput, needs_retrieval
 
 EMPTY = {"en": "Please type a question.", "zh": "请输入一个问题。"}
 
@@ -34,7 +34,7 @@ def necessity(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     needs, kind, reply, source = decision.needs, decision.kind, decision.reply, "rules"
     out: dict[str, Any] = {}
     if not decision.confident:
-        llm = get_chat_model(ctx)
+        llm = get_chat_model(ctx.model_settings())
         if llm is not None:
             from queryweave.prompts.understanding import NECESSITY_SYSTEM
 

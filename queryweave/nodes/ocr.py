@@ -3,7 +3,7 @@
 Runs before `resolve`, so coreference, intent and retrieval all see the merged question. The image is
 consumed (cleared from the state) so the next turn of the thread does not read it again. Without
 tesseract the question goes on unchanged and the run is flagged degraded with a clear reason.
-The merged question is cleaned like a typed one (`tools.validation.sanitize_question`: control and
+The merged question is cleaned like a typed one (`tools.common.validation.sanitize_question`: control and
 invisible characters removed, the length capped at `MAX_QUESTION_CHARS`, the question's own text kept
 first); what cleaning changed is added to `input_notes`.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from queryweave.nodes.common import timed
-from queryweave.tools.ocr import OcrUnavailable, merge_question, ocr_image
-from queryweave.tools.text import detect_language
-from queryweave.tools.validation import sanitize_question
+from queryweave.tools.common.text import detect_language
+from queryweave.tools.common.validation import sanitize_question
+from queryweave.tools.media.ocr import OcrUnavailable, merge_question, ocr_image
 
 
 @timed("ocr")

@@ -1,6 +1,6 @@
 """`reflect`: is the answer grounded in its citations and does it address the question?
 
-Claims of the answer are graded against the cited passages (`queryweave.tools.grounding`: an LLM
+Claims of the answer are graded against the cited passages (`queryweave.tools.grounding.detector`: an LLM
 grader when a model is configured, else the offline one; the `grader` setting picks llm | unsure |
 offline). A failed check sends the graph back to
 rewrite/retrieve with a different plan (wider k, no filter, expansion) until `max_attempts` is
@@ -18,13 +18,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.nodes.generate import embedder, embedding_down
-from queryweave.tools.embeddings import EmbeddingError
-from queryweave.tools.grounding import THRESHOLD, UNSURE_MARGIN, groundedness
-from queryweave.tools.relevance import answer_relevance
+from queryweave.tools.grounding.detector import THRESHOLD, UNSURE_MARGIN, groundedness
+from queryweave.tools.grounding.relevance import answer_relevance
+from queryweave.tools.stores.embeddings import EmbeddingError
 
 _MARK = re.compile(r"\s*\[\d{1,2}\]")
 MIN_RELEVANCE = 0.35
@@ -47,7 +47,7 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         return {"attempt": attempt_no}
     sources = [c.get("text", "") for c in citations]
     clean = _MARK.sub("", answer).strip()
-    llm = None if ctx.grader == "offline" else get_chat_model(ctx)
+    llm = None if ctx.grader == "offline" else get_chat_model(ctx.model_settings())
     when = "unsure" if ctx.grader == "unsure" else "always"
     down = embedding_down(ctx)
     embed = None if down else embedder(ctx)

@@ -13,12 +13,12 @@ import logging
 import time
 from typing import Any
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.nodes.common import knowledge_base, query_of, timed
-from queryweave.tools.expansion import names_entities
-from queryweave.tools.profiles import settings_for_context
-from queryweave.tools.querylog import LogEntry, RetrievalLog
-from queryweave.tools.rerank import get_reranker
+from queryweave.tools.retrieval.expansion import names_entities
+from queryweave.tools.retrieval.profiles import settings_for_context
+from queryweave.tools.retrieval.rerank import get_reranker
+from queryweave.tools.stores.querylog import LogEntry, RetrievalLog
 
 log = logging.getLogger(__name__)
 

@@ -9,13 +9,13 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import call_structured, get_chat_model
 from queryweave.nodes.common import timed
-from queryweave.tools.constraints import accumulate_constraints
-from queryweave.tools.coref import CorefRewrite, resolve_followup, summarize_history
-from queryweave.tools.text import detect_language
-from queryweave.tools.validation import sanitize_question
+from queryweave.tools.common.text import detect_language
+from queryweave.tools.common.validation import sanitize_question
+from queryweave.tools.understanding.constraints import accumulate_constraints
+from queryweave.tools.understanding.coref import CorefRewrite, resolve_followup, summarize_history
 
 TURN_RESET: dict[str, Any] = {
     "attempts": None, "degraded_reasons": None, "timings": None, "degraded": False, "clarification": None,
@@ -41,7 +41,7 @@ def _llm_rewrite(ctx: Any, question: str, history: list[tuple[str, str]]) -> tup
     from queryweave.prompts import pick
     from queryweave.prompts.understanding import COREF_SYSTEM
 
-    llm = get_chat_model(ctx)
+    llm = get_chat_model(ctx.model_settings())
     if llm is None:
         return None, None
     lang = detect_language(question)

@@ -6,7 +6,7 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import call_text, get_chat_model, resolve_backend
 from queryweave.nodes.common import language_of, query_of, timed
 from queryweave.prompts import pick
@@ -19,8 +19,8 @@ def respond_direct(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]
     ctx = context_of(runtime)
     lang = language_of(state, ctx)
     answer = state.get("answer") or ""
-    out: dict[str, Any] = {"backend": resolve_backend(ctx), "citations": [], "k": 0}
-    llm = get_chat_model(ctx) if state.get("intent") == "general" or not answer else None
+    out: dict[str, Any] = {"backend": resolve_backend(ctx.model_settings()), "citations": [], "k": 0}
+    llm = get_chat_model(ctx.model_settings()) if state.get("intent") == "general" or not answer else None
     if llm is not None:
         res = call_text(llm, [SystemMessage(pick(DIRECT_SYSTEM, lang)), HumanMessage(query_of(state))])
         if res.value:

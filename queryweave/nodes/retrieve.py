@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.nodes.common import knowledge_base, query_of, timed
-from queryweave.tools.embeddings import EmbeddingError
-from queryweave.tools.fusion import Candidate, rrf
-from queryweave.tools.kb import KnowledgeBase
-from queryweave.tools.retrieval import search, settings_for
+from queryweave.tools.common.fusion import Candidate, rrf
+from queryweave.tools.retrieval.pipeline import search, settings_for
+from queryweave.tools.stores.embeddings import EmbeddingError
+from queryweave.tools.stores.kb import KnowledgeBase
 
 
 def bm25_only(kb: KnowledgeBase, queries: list[str], n: int, where: dict | None = None,
@@ -54,7 +54,7 @@ def retrieve(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     try:
         if state.get("intent") == "reasoning" and ctx.feature("entity_graph"):
-            from queryweave.tools.graph_retrieval import graph_search
+            from queryweave.tools.retrieval.graph_retrieval import graph_search
 
             candidates = graph_search(kb, queries[0], depth, settings, where=where)
             if len(queries) > 1:

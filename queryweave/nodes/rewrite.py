@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
-from queryweave.tools.decompose import decompose
-from queryweave.tools.expansion import dedup, llm_variants
-from queryweave.tools.glossary import cross_lingual_query
-from queryweave.tools.profiles import profile_of, settings_for_context
+from queryweave.tools.retrieval.decompose import decompose
+from queryweave.tools.retrieval.expansion import dedup, llm_variants
+from queryweave.tools.retrieval.profiles import profile_of, settings_for_context
+from queryweave.tools.understanding.glossary import cross_lingual_query
 
 DECOMPOSE_INTENTS = {"comprehensive", "reasoning"}
 

@@ -17,14 +17,14 @@ from typing import Any, Literal
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import call_structured, get_chat_model
 from queryweave.nodes.common import query_of, timed
 from queryweave.prompts import pick
 from queryweave.prompts.route import SOURCES, SYSTEM
+from queryweave.tools.common.text import tokenize
 from queryweave.tools.cypher.store import StoreBusyError
-from queryweave.tools.sources import graph_vocabulary, sql_vocabulary
-from queryweave.tools.text import tokenize
+from queryweave.tools.stores.sources import graph_vocabulary, sql_vocabulary
 
 Route = Literal["vector", "self_query", "sql", "cypher", "summary"]
 _DATA_CUE = re.compile(r"how many|number of|count|average|avg|total|sum of|maximum|minimum|highest|lowest|"
@@ -45,7 +45,7 @@ def _overlap(question: str, vocab: frozenset[str]) -> float:
 
 def _is_macro(question: str) -> bool:
     try:
-        from queryweave.tools.summaries import is_macro_question
+        from queryweave.tools.ingest.summaries import is_macro_question
     except ImportError:
         return False
     return is_macro_question(question)
@@ -55,7 +55,7 @@ def _has_filter(state: dict[str, Any]) -> bool:
     c = state.get("constraints") or {}
     if c.get("year_from") or c.get("year_to") or c.get("include") or c.get("exclude"):
         return True
-    from queryweave.tools.self_query import DEFAULT_SCHEMA, conditions, extract
+    from queryweave.tools.retrieval.self_query import DEFAULT_SCHEMA, conditions, extract
 
     return bool(conditions(extract(query_of(state), DEFAULT_SCHEMA).structured_query))
 
@@ -84,7 +84,7 @@ def route(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     """Pick the route (and say why)."""
     ctx = context_of(runtime)
     question = query_of(state)
-    llm = get_chat_model(ctx)
+    llm = get_chat_model(ctx.model_settings())
     skipped: list[str] = []
     scores = {k: v for k, v in structured_scores(ctx, question, llm is not None, skipped).items() if v >= 0.5}
     out: dict[str, Any] = {"degraded": True, "degraded_reasons": skipped} if skipped else {}

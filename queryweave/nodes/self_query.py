@@ -13,10 +13,17 @@ from typing import Any
 
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator, StructuredQuery
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
-from queryweave.tools.self_query import DEFAULT_SCHEMA, conditions, extract, relaxations, to_chroma, validate
+from queryweave.tools.retrieval.self_query import (
+    DEFAULT_SCHEMA,
+    conditions,
+    extract,
+    relaxations,
+    to_chroma,
+    validate,
+)
 
 
 def _vocabulary(kb: Any) -> dict[str, list[str]]:
@@ -63,7 +70,7 @@ def self_query(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     question = query_of(state)
     vocab = _vocabulary(kb)
     schema = DEFAULT_SCHEMA.with_vocabulary(**vocab)
-    sq_result = extract(question, schema, llm=get_chat_model(ctx))
+    sq_result = extract(question, schema, llm=get_chat_model(ctx.model_settings()))
     sq, notes = validate(with_constraints(sq_result.structured_query, state.get("constraints") or {},
                                           vocab["tags"]), schema)
     notes = [*sq_result.notes, *notes]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.models import get_chat_model, resolve_backend
 from queryweave.nodes.common import language_of, query_of, timed
-from queryweave.tools.sources import open_graph, open_sql, redact
+from queryweave.tools.stores.sources import open_graph, open_sql, redact
 
 MAX_SHOWN = 20
 FAILED = {"en": "I could not answer this from the {kind} source: {error}",
@@ -48,9 +48,9 @@ def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     from queryweave.tools.sql.text_to_sql import TextToSQL
 
     ctx = context_of(runtime)
-    ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx), samples=max(1, ctx.sql_samples)).ask(query_of(state))
+    ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx.model_settings()), samples=max(1, ctx.sql_samples)).ask(query_of(state))
     return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), language_of(state, ctx),
-                   resolve_backend(ctx))
+                   resolve_backend(ctx.model_settings()))
 
 
 @timed("text_to_cypher")
@@ -59,8 +59,8 @@ def text_to_cypher(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]
     from queryweave.tools.cypher.text_to_cypher import TextToCypher
 
     ctx = context_of(runtime)
-    ans = TextToCypher(open_graph(ctx.graph_url), get_chat_model(ctx)).ask(query_of(state))
+    ans = TextToCypher(open_graph(ctx.graph_url), get_chat_model(ctx.model_settings())).ask(query_of(state))
     columns = list(ans.rows[0]) if ans.rows else []
     rows = [tuple(r.values()) for r in ans.rows]
     return _finish("Cypher", ans.query, columns, rows, ans.error, redact(ctx.graph_url), language_of(state, ctx),
-                   resolve_backend(ctx))
+                   resolve_backend(ctx.model_settings()))

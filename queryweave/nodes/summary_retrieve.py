@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from queryweave.graph.context import context_of
+from queryweave.config import context_of
 from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.nodes.retrieve import bm25_only
-from queryweave.tools.embeddings import EmbeddingError
-from queryweave.tools.retrieval import search, settings_for
-from queryweave.tools.summaries import is_macro_question, search_summaries
+from queryweave.tools.ingest.summaries import is_macro_question, search_summaries
+from queryweave.tools.retrieval.pipeline import search, settings_for
+from queryweave.tools.stores.embeddings import EmbeddingError
 
 
 def summary_documents(results: list[dict[str, Any]]) -> list[dict[str, Any]]:

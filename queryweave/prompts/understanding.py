@@ -1,6 +1,6 @@
 """Prompts for query understanding: follow-up rewriting, RAG necessity, intent and complexity.
 
-Used when the rule layers (`queryweave.tools.coref`, `.necessity`, `.intent`) return
+Used when the rule layers (`queryweave.tools.understanding.coref`, `.necessity`, `.intent`) return
 `confident=False`; the output schemas sit next to those rules (`CorefRewrite`, `NecessityOutput`,
 `IntentOutput`). `*_messages(...)` build the (role, text) list for `queryweave.models.structured`.
 """

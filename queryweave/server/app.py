@@ -19,14 +19,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 from queryweave.server.request_guard import RequestGuard
 from queryweave.server.routes import router, service_error, validation_error
 from queryweave.server.runnable import QueryWeaveRunnable
 from queryweave.server.service import QueryService, ServiceError
 from queryweave.tools.cypher.store import StoreBusyError
-from queryweave.tools.embeddings import EmbeddingError
-from queryweave.tools.locks import KnowledgeBaseBusyError
+from queryweave.tools.stores.embeddings import EmbeddingError
+from queryweave.tools.stores.locks import KnowledgeBaseBusyError
 
 STATIC = Path(__file__).parent / "static"
 LANGSERVE_ENDPOINTS = ["invoke", "batch", "stream", "playground", "input_schema", "output_schema",

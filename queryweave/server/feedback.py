@@ -2,7 +2,7 @@
 
 `append_feedback` always writes one JSON line per rating to `<data_dir>/feedback.jsonl` (the record
 this module owns). The rating is also attached to the turn's logged retrieval in the retrieval log
-(`queryweave.tools.querylog.RetrievalLog`): by `query_id` in the thread's state, else by the
+(`queryweave.tools.stores.querylog.RetrievalLog`): by `query_id` in the thread's state, else by the
 question's text, else logged as a new entry carrying the feedback, so `queryweave tune` sees it. A thumbs-up also counts the question
 in the popular-queries log behind suggestions (see `queryweave.server.suggestions`).
 """
@@ -40,7 +40,7 @@ def read_feedback(data_dir: str | Path) -> list[dict[str, Any]]:
 def to_query_log(data_dir: str | Path, values: dict[str, Any], rating: str) -> str:
     """Feed the rating to the retrieval log; returns how: "attached" (to the turn's logged retrieval)
     or "logged" (a new entry)."""
-    from queryweave.tools.querylog import LogEntry, RetrievalLog
+    from queryweave.tools.stores.querylog import LogEntry, RetrievalLog
 
     value = 1 if rating == "up" else -1
     relevant = [c.get("chunk_id") for c in values.get("citations") or [] if c.get("chunk_id")]

@@ -13,8 +13,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from queryweave.cli.ask import shape
-from queryweave.graph.context import Context
+from queryweave.config import Context
+from queryweave.graph.run import shape
 from queryweave.server.schemas import jsonable
 
 STEP_LABELS = {

@@ -39,7 +39,7 @@ def validation_error(request: Request, exc: Exception) -> JSONResponse:
     in the body would otherwise break the error response itself and turn a 422 into a 500)."""
     from fastapi.encoders import jsonable_encoder
 
-    from queryweave.tools.validation import to_text
+    from queryweave.tools.common.validation import to_text
 
     def safe(value: Any) -> Any:
         if isinstance(value, str):
@@ -59,13 +59,13 @@ def validation_error(request: Request, exc: Exception) -> JSONResponse:
 def health(request: Request) -> dict[str, Any]:
     """Liveness plus what is configured (cheap: opens no model)."""
     from queryweave.models import resolve_backend
-    from queryweave.tools.ocr import ocr_status
+    from queryweave.tools.media.ocr import ocr_status
 
     svc = service_of(request)
     ocr = ocr_status()
     return {"status": "ok", "data_dir": str(svc.ctx.data_dir),
             "knowledge_base": (svc.ctx.path / "catalog.sqlite").exists(),
-            "llm": resolve_backend(svc.ctx), "embedding": svc.ctx.embedding,
+            "llm": resolve_backend(svc.ctx.model_settings()), "embedding": svc.ctx.embedding,
             "ocr": ocr is None, "ocr_message": ocr}
 
 

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from queryweave.tools.validation import MAX_QUESTION_CHARS, clean_question, strip_controls, to_text
+from queryweave.tools.common.validation import MAX_QUESTION_CHARS, clean_question, strip_controls, to_text
 
 
 def _clean_text(value: Any) -> Any:

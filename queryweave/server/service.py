@@ -1,6 +1,6 @@
 """What the HTTP routes and the LangServe runnable call: ask, resume, stream, feedback, suggestions.
 
-One `QueryService` per app and data dir. Plain calls go through `queryweave.cli.ask.run_question` (the
+One `QueryService` per app and data dir. Plain calls go through `queryweave.graph.run.run_question` (the
 same path as the CLI, with the SQLite/PostgreSQL checkpointer); streaming runs the service's own
 compiled graph (built once, same checkpointer) through `queryweave.server.progress`. Uploaded images
 (data: URLs or base64) are saved under `<data_dir>/uploads/` and the graph gets the file's path.
@@ -17,11 +17,11 @@ from typing import Any
 
 from langgraph.types import Command
 
-from queryweave.graph.context import Context
+from queryweave.config import Context
 from queryweave.server.feedback import append_feedback, to_query_log
 from queryweave.server.progress import pending_clarification, shape_output, stream_events
 from queryweave.server.suggestions import Suggestions
-from queryweave.tools.ocr import MAX_IMAGE_BYTES, decode_image_bytes, load_image
+from queryweave.tools.media.ocr import MAX_IMAGE_BYTES, decode_image_bytes, load_image
 
 
 class ServiceError(ValueError):
@@ -33,10 +33,10 @@ class ServiceError(ValueError):
 
 
 def clean_text(text: str | None, allow_empty: bool = False) -> str:
-    """A user's text cleaned by `queryweave.tools.validation` when present (else stripped);
+    """A user's text cleaned by `queryweave.tools.common.validation` when present (else stripped);
     `ServiceError` (400, or 413 when too long) for an empty or over-long one."""
     try:
-        from queryweave.tools.validation import InputError, clean_question
+        from queryweave.tools.common.validation import InputError, clean_question
     except ImportError:
         text = (text or "").strip()
         if not text and not allow_empty:
@@ -113,7 +113,7 @@ class QueryService:
     def ask(self, question: str | None, thread_id: str | None = None, image: str | None = None,
             resume: str | None = None) -> dict[str, Any]:
         """Answer (or resume) on a thread; returns the API output (`clarification` when it asks)."""
-        from queryweave.cli.ask import run_question
+        from queryweave.graph.run import run_question
 
         question, resume = self._clean(question, image, resume, thread_id)
         path = self.save_image(image) if resume is None else None

@@ -1,4 +1,4 @@
-"""Search suggestions for the server: `queryweave.tools.suggest` over a data dir, degrading to none.
+"""Search suggestions for the server: `queryweave.tools.suggest.suggester` over a data dir, degrading to none.
 
 The saved index (`<data_dir>/suggest/`) is used while it matches the catalog; otherwise
 `open_suggester` rebuilds it from the catalog's titles and headings. It is reloaded when the index
@@ -41,7 +41,7 @@ class Suggestions:
 
     def _load(self) -> Any:
         try:
-            from queryweave.tools import suggest
+            from queryweave.tools.suggest import suggester as suggest
         except ImportError as exc:
             self.reason = f"suggestions unavailable: {exc}"
             return None
@@ -49,7 +49,7 @@ class Suggestions:
         if not catalog_path.exists():
             sug = suggest.Suggester.load(self.data_dir)
         else:
-            from queryweave.tools.catalog import Catalog
+            from queryweave.tools.stores.catalog import Catalog
 
             catalog = Catalog(catalog_path, read_only=True)
             try:

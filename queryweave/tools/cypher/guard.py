@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from queryweave.tools.guard_result import GuardResult
+from queryweave.tools.common.guard_result import GuardResult
 
 FORBIDDEN = frozenset(
     """create merge set delete detach remove drop load copy foreach install attach detach import export

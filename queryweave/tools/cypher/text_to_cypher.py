@@ -18,11 +18,11 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from queryweave.prompts import cypher as P
 from queryweave.prompts import pick
+from queryweave.tools.common.guard_result import query_in_reply
+from queryweave.tools.common.text import detect_language
 from queryweave.tools.cypher.fewshot import schema_examples
 from queryweave.tools.cypher.guard import check_cypher
 from queryweave.tools.cypher.store import GraphSchema, GraphStore
-from queryweave.tools.guard_result import query_in_reply
-from queryweave.tools.text import detect_language
 
 _FENCE = re.compile(r"```(?:cypher|neo4j|sql)?\s*\n?(.*?)```", re.S | re.I)
 _START = re.compile(r"\b(MATCH|OPTIONAL\s+MATCH|WITH|UNWIND|RETURN|CALL)\b", re.I)

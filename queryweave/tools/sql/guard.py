@@ -16,7 +16,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
-from queryweave.tools.guard_result import GuardResult
+from queryweave.tools.common.guard_result import GuardResult
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)  # its "falling back to Command" notes are ours to judge
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from queryweave.tools.common.text import EN_STOPWORDS, tokenize, words
 from queryweave.tools.sql.database import SqlDatabase
-from queryweave.tools.text import EN_STOPWORDS, tokenize, words
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _QUOTED = re.compile(r"[\"'“‘]([^\"'”’]{2,60})[\"'”’]")

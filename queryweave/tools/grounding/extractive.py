@@ -1,0 +1,212 @@
+"""Extractive answering without an LLM: pick the passages' units that best answer the question, cite them.
+
+Text is cut into answer units: sentences of prose (Chinese and Latin punctuation), single rows of
+Markdown tables (header names prefixed, so "maximumPoolSize | 10" reads as an answer), list items;
+headings are dropped. A unit's score combines
+- lexical coverage: the IDF-weighted share of the question's terms it contains (IDF over the units
+  of the retrieved passages, so rare, specific words count most), and
+- semantic similarity between question and unit under the embedding model (when one is given),
+  which carries cross-lingual questions ("默认是多少" against an English passage),
+plus a small bonus for higher-ranked passages. The best few, in document order, form the answer,
+each followed by its citation marker.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from queryweave.tools.common.text import detect_language, split_sentences, tokenize
+from queryweave.tools.understanding.glossary import cross_terms
+
+Embed = Callable[[list[str]], Any]  # texts -> (n, d) normalised vectors; the question is texts[0]
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# Questions whose answer is a number or a value ("默认是多少", "how many", "what is the default").
+_ASKS_VALUE = re.compile(r"多少|几个|几秒|多大|多长|默认|上限|how (?:many|much|long|large)|\bdefault\b|"
+                         r"\bmaximum\b|\bminimum\b|\blimit\b|\bsize\b|\bvalue\b", re.I)
+# Questions that ask for a command or code, where a code block is an answer and not noise.
+_ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\bcode\b|\bexample\b|\bsnippet\b|"
+                        r"\bhow (?:do|can) (?:i|you) (?:check|see|run|list|show)\b", re.I)
+_DIGIT = re.compile(r"\d")
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
+CODE_PREFIX = "code: "
+
+
+@dataclass
+class ExtractiveAnswer:
+    """An extractive answer: text with [n] markers, the cited documents, and how well it covers the question."""
+
+    answer: str
+    citations: list[dict[str, Any]] = field(default_factory=list)
+    coverage: float = 0.0
+    sentences: list[dict[str, Any]] = field(default_factory=list)
+
+
+def answer_units(text: str) -> list[str]:
+    """Sentences, table rows and list items of a passage (headings and table rules dropped)."""
+    units: list[str] = []
+    header: list[str] | None = None
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            units.extend(split_sentences(" ".join(paragraph)))
+            paragraph.clear()
+
+    code: list[str] | None = None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            flush()
+            if code is None:
+                code = []
+            else:  # a fenced block is one unit, marked as code
+                if code:
+                    units.append(CODE_PREFIX + " ".join(code))
+                code = None
+            continue
+        if code is not None:
+            if stripped:
+                code.append(stripped)
+            continue
+        if not stripped or _HEADING.match(line):
+            flush()
+            header = None if not stripped.startswith("|") else header
+            continue
+        if stripped.startswith("|"):
+            flush()
+            cells = [c.strip().strip("`") for c in stripped.strip("|").split("|")]
+            if _TABLE_RULE.match(stripped):
+                continue
+            if header is None:
+                header = cells
+                continue
+            pairs = [f"{h}: {c}" if h and i else c for i, (h, c) in enumerate(zip(header, cells, strict=False))]
+            units.append(" | ".join(p for p in pairs if p))
+            continue
+        if _BULLET.match(line):
+            flush()
+            paragraph.append(_BULLET.sub("", line).strip())  # continuation lines join the item
+            continue
+        paragraph.append(stripped)
+    flush()
+    return [u for u in (x.strip() for x in units) if len(u) >= 6]
+
+
+def _idf(unit_tokens: list[set[str]]) -> dict[str, float]:
+    df = Counter(t for toks in unit_tokens for t in toks)
+    n = max(1, len(unit_tokens))
+    return {t: math.log(1 + n / c) for t, c in df.items()}
+
+
+def _coverage(q_tokens: set[str], q_cross: dict[str, set[str]], toks: set[str],
+              idf: dict[str, float]) -> float:
+    """IDF weight of the question terms a unit contains; a term met only by a translation counts 0.8."""
+    total = 0.0
+    for t in q_tokens:
+        if t in toks:
+            total += idf.get(t, 0.0)
+        else:
+            hits = q_cross.get(t, set()) & toks
+            if hits:
+                total += 0.8 * max(idf.get(h, 0.0) for h in hits)
+    return total
+
+
+def _similarities(question: str, units: list[str], embed: Embed | None) -> np.ndarray | None:
+    """Min-max normalised similarity of the question to each unit (given with its context window)."""
+    if embed is None or not units:
+        return None
+    try:
+        vecs = np.asarray(embed([question, *units]), dtype=np.float32)
+    except Exception:  # an embedding failure must not stop an answer
+        return None
+    sims = vecs[1:] @ vecs[0]
+    lo, hi = float(sims.min()), float(sims.max())
+    return (sims - lo) / (hi - lo) if hi > lo else np.ones_like(sims)
+
+
+def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences: int = 3,
+                   min_score: float = 0.2, embed: Embed | None = None,
+                   semantic_weight: float = 0.3) -> ExtractiveAnswer:
+    """Answer `question` from `documents` (dicts with chunk_id, source, text) by extracting units."""
+    q_tokens = set(tokenize(question))
+    # Each question term is also met by its other-language equivalents (weighted a little lower).
+    q_cross = {t: cross_terms({t}) for t in q_tokens}
+    asks_value = bool(_ASKS_VALUE.search(question))
+    asks_code = bool(_ASKS_CODE.search(question))
+    cands: list[tuple[int, int, str, set[str]]] = []
+    windows: list[str] = []
+    for d_idx, doc in enumerate(documents):
+        units = answer_units(doc.get("text", ""))
+        for u_idx, unit in enumerate(units):
+            cands.append((d_idx, u_idx, unit, set(tokenize(unit))))
+            prev = units[u_idx - 1] if u_idx else str(doc.get("title") or "")
+            windows.append(f"{prev} {unit}".strip())  # a unit is read with the sentence before it
+    if not cands:
+        return ExtractiveAnswer("")
+    idf = _idf([c[3] for c in cands])
+    q_weight = sum(idf.get(t, math.log(1 + len(cands))) for t in q_tokens) or 1.0
+    alone = _similarities(question, [c[2] for c in cands], embed)
+    in_context = _similarities(question, windows, embed) if alone is not None else None
+    q_lang = detect_language(question)
+    scored = []
+    for i, (d_idx, u_idx, unit, toks) in enumerate(cands):
+        w_sem, sem = (semantic_weight, float(alone[i])) if alone is not None else (0.0, 0.0)
+        if alone is not None and in_context is not None and detect_language(unit) != q_lang:
+            # Across languages few terms match: trust the embedding more, and read the unit in context.
+            w_sem, sem = 0.75, 0.5 * (float(alone[i]) + float(in_context[i]))
+        cov = _coverage(q_tokens, q_cross, toks, idf) / q_weight if q_tokens else 0.0
+        brevity = 1.0 / (1.0 + max(0, len(toks) - 40) / 40)  # long run-on units read badly
+        score = ((1 - w_sem) * cov + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
+        if unit.startswith(CODE_PREFIX) and not asks_code:
+            score *= 0.5  # a bare code line rarely answers a question in words
+        elif asks_value and cov > 0 and _DIGIT.search(unit):
+            score *= 1.15  # the question wants a value and this unit states one
+        if cov > 0 or sem > 0.8:
+            scored.append((score, cov, d_idx, u_idx, unit))
+    scored.sort(key=lambda x: -x[0])
+    chosen, seen = [], set()
+    best = scored[0][0] if scored else 0.0
+    for item in scored:
+        key = item[4][:60]
+        if key in seen or item[0] < max(min_score, 0.5 * best):
+            continue
+        seen.add(key)
+        chosen.append(item)
+        if len(chosen) >= max_sentences:
+            break
+    if not chosen:
+        return ExtractiveAnswer("", coverage=scored[0][1] if scored else 0.0)
+    chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
+    cite_no: dict[int, int] = {}
+    citations, parts, sentences = [], [], []
+    for _, cov, d_idx, _u_idx, unit in chosen:
+        if d_idx not in cite_no:
+            cite_no[d_idx] = len(cite_no) + 1
+            doc = documents[d_idx]
+            citations.append({"n": cite_no[d_idx], "chunk_id": doc.get("chunk_id"), "source": doc.get("source"),
+                              "title": doc.get("title", ""), "text": doc.get("text", "")})
+        shown = f"`{unit[len(CODE_PREFIX):]}`" if unit.startswith(CODE_PREFIX) else unit
+        parts.append(f"{shown}{'' if _CJK.match(shown[-1:]) else ' '}[{cite_no[d_idx]}]")
+        sentences.append({"text": unit, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
+    coverage = max(c[1] for c in chosen)
+    return ExtractiveAnswer(_join(parts), citations, coverage, sentences)
+
+
+def _join(parts: list[str]) -> str:
+    """Sentences side by side: a space before one that starts with a Latin letter, digit or mark
+    (English read in a Chinese answer too), none before one that starts with a CJK character."""
+    out = parts[0] if parts else ""
+    for part in parts[1:]:
+        out += ("" if _CJK.match(part) else " ") + part
+    return out

@@ -1,0 +1,116 @@
+"""Language-aware chunking: Markdown heading sections first, then paragraphs, then sentences.
+
+Sections are cut at Markdown ATX headings (outside fenced code) by a small scanner of our own,
+because LangChain's `MarkdownHeaderTextSplitter` drops the blank lines that the paragraph split needs.
+Inside a section, LangChain's `RecursiveCharacterTextSplitter` does the rest with separators for
+paragraphs, lines, Chinese sentence punctuation (。！？；) and English (. ! ? ;). Lengths are counted in
+characters, so a Chinese character counts as one, like an English letter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+from queryweave.tools.common.text import detect_language
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+
+_ZH_SEPARATORS = ["。", "！", "？", "；", "…"]
+_EN_SEPARATORS = [". ", "! ", "? ", "; "]
+_TAIL_SEPARATORS = ["，", ", ", "、", " ", ""]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One piece of a document: its text, the Markdown heading path it sits under, its position."""
+
+    text: str
+    heading: str | None
+    index: int
+
+
+def _sections(text: str) -> list[tuple[str | None, str, str]]:
+    """(heading path, heading lines, body) per section; a section runs from its heading to the next.
+
+    A heading with no body of its own is folded into the following section's heading lines.
+    """
+    sections: list[tuple[str | None, list[str], list[str]]] = [(None, [], [])]
+    path: list[tuple[int, str]] = []
+    in_fence = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        match = None if in_fence else _HEADING.match(line)
+        if match:
+            level, title = len(match.group(1)), match.group(2).strip()
+            path = [(lvl, t) for lvl, t in path if lvl < level] + [(level, title)]
+            last_heading, last_head, last_body = sections[-1]
+            carried = last_head if last_head and not "\n".join(last_body).strip() else []
+            if carried:
+                sections.pop()
+            sections.append((" > ".join(t for _, t in path), [*carried, line], []))
+        else:
+            sections[-1][2].append(line)
+    out = [(h, "\n\n".join(head), "\n".join(body).strip()) for h, head, body in sections]
+    return [(h, head, body) for h, head, body in out if head or body]
+
+
+def headings(text: str) -> list[str]:
+    """The Markdown headings of `text` in order (titles only, code blocks ignored)."""
+    found: list[str] = []
+    in_fence = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and (match := _HEADING.match(line)):
+            found.append(match.group(2).strip())
+    return found
+
+
+def _splitter(max_chars: int, overlap: int, lang: str) -> RecursiveCharacterTextSplitter:
+    sentence = _ZH_SEPARATORS + _EN_SEPARATORS if lang == "zh" else _EN_SEPARATORS + _ZH_SEPARATORS
+    return RecursiveCharacterTextSplitter(
+        separators=["\n\n", "\n", *sentence, *_TAIL_SEPARATORS],
+        keep_separator="end",
+        chunk_size=max_chars,
+        chunk_overlap=min(overlap, max_chars // 2),
+        length_function=len,
+        strip_whitespace=True,
+    )
+
+
+def chunk_text(
+    text: str, *, max_chars: int = 800, overlap: int = 100, lang: str | None = None
+) -> list[Chunk]:
+    """Split `text` into chunks of at most `max_chars` characters, `overlap` characters shared.
+
+    A text of at most `max_chars` stays one chunk (its heading is the first heading in it).
+    Longer text is cut at Markdown headings, then paragraphs, then sentences (Chinese punctuation
+    first when `lang` is "zh"; `lang` is detected when None). Each chunk carries its heading path,
+    e.g. "Install > Linux". A section holding only a heading is folded into the next one.
+    """
+    text = text.strip()
+    if not text:
+        return []
+    lang = lang or detect_language(text[:2000])
+    if len(text) <= max_chars:
+        return [Chunk(text=text, heading=next(iter(headings(text)), None), index=0)]
+    sections = _sections(text)
+    chunks: list[Chunk] = []
+    for heading, head, body in sections:
+        whole = f"{head}\n\n{body}".strip()
+        if len(whole) <= max_chars:
+            pieces = [whole]
+        else:
+            room = max(max_chars - len(head) - 2, max_chars // 2)
+            pieces = _splitter(room, overlap, lang).split_text(body) if body else []
+            if head:
+                pieces = [f"{head}\n\n{pieces[0]}" if pieces else head, *pieces[1:]]
+        for piece in pieces:
+            if piece.strip():
+                chunks.append(Chunk(text=piece.strip(), heading=heading, index=len(chunks)))
+    return chunks

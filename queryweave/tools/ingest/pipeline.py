@@ -1,0 +1,233 @@
+"""Ingestion: files -> documents -> chunks -> catalog + Chroma + BM25 (+ enrichers such as summaries).
+
+Chunk ids are content hashes (source, position, text), so re-ingesting an unchanged folder changes
+nothing and a changed file replaces exactly its old chunks. Order of writes per batch: vectors first
+(idempotent upserts), then the catalog in one transaction per document, then the BM25 index is
+rebuilt from the catalog. A crash at any point leaves the catalog consistent; the next run re-embeds
+only what the catalog lacks (embeddings are cached on disk). Every write (ingest, delete) leaves a
+marker file in the data dir until it has finished; the next write that finds one reconciles first
+(drops the vectors the crash orphaned — a changed file's old chunks, a deleted document's — re-adds
+missing ones, rebuilds BM25), so a plain rerun leaves the stores consistent with each other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from queryweave.tools.ingest.chunking import chunk_text
+from queryweave.tools.ingest.loaders import SourceDoc, count_documents, iter_documents
+from queryweave.tools.stores.catalog import ChunkRecord
+from queryweave.tools.stores.kb import KnowledgeBase, index_text
+from queryweave.tools.stores.locks import WRITE_MARKER, writer_lock
+
+log = logging.getLogger(__name__)
+
+INCOMPLETE = WRITE_MARKER
+"""Marker file: present while (or because) a write to the data dir has not finished."""
+
+Enricher = Callable[[KnowledgeBase, list[str]], None]
+"""A post-ingest step given the KB and the sources that changed (summaries, entity graph, ...)."""
+
+
+@dataclass
+class IngestReport:
+    """What an ingest run did."""
+
+    seen: int = 0
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    chunks_added: int = 0
+    chunks_removed: int = 0
+    skipped: list[str] = field(default_factory=list)
+    changed_sources: list[str] = field(default_factory=list)
+    recovered: dict[str, int] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {k: v for k, v in self.__dict__.items() if k != "changed_sources"} | {
+            "changed": len(self.changed_sources)}
+
+
+def chunk_id(source: str, ord_: int, text: str) -> str:
+    """A chunk's id: a hash of its document, position and text."""
+    return hashlib.sha256(f"{source}\x00{ord_}\x00{text}".encode()).hexdigest()[:24]
+
+
+def fingerprint(doc: SourceDoc, chunk_chars: int) -> str:
+    """A document's fingerprint: its text, metadata and the chunking setting."""
+    payload = json.dumps([doc.text, doc.metadata, chunk_chars], ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def make_chunks(doc: SourceDoc, max_chars: int, overlap: int) -> list[ChunkRecord]:
+    """Split a document into chunk records carrying the document's metadata."""
+    meta = dict(doc.metadata)
+    meta.setdefault("source", doc.source)
+    records = []
+    for piece in chunk_text(doc.text, max_chars=max_chars, overlap=overlap, lang=meta.get("lang")):
+        if not piece.text.strip():
+            continue
+        ord_ = len(records)
+        chunk_meta = dict(meta, chunk=ord_)
+        if piece.heading:
+            chunk_meta["heading"] = piece.heading
+        records.append(ChunkRecord(chunk_id(doc.source, ord_, piece.text), doc.source, ord_, piece.text,
+                                   piece.heading, chunk_meta))
+    return records
+
+
+def _store(kb: KnowledgeBase, batch: list[tuple[SourceDoc, str, list[ChunkRecord]]], report: IngestReport) -> None:
+    chunks = [c for _, _, cs in batch for c in cs]
+    ids = [c.id for c in chunks]
+    present = kb.vectors.existing_ids(ids)
+    todo = [c for c in chunks if c.id not in present]
+    kb.vectors.add([c.id for c in todo], [c.text for c in todo], [c.metadata for c in todo],
+                   [index_text(c) for c in todo])
+    for doc, fp, cs in batch:
+        old = set(kb.catalog.chunk_ids(doc.source))
+        kb.catalog.replace_document(doc.source, fp, str(doc.metadata.get("title", "")), doc.metadata, cs)
+        stale = sorted(old - {c.id for c in cs})
+        kb.vectors.delete(stale)
+        report.chunks_removed += len(stale)
+        report.chunks_added += len({c.id for c in cs} - old)
+        report.changed_sources.append(doc.source)
+
+
+def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 800, overlap: int = 100,
+           batch_docs: int = 16, progress: bool = False, enrichers: Iterable[Enricher] = ()) -> IngestReport:
+    """Ingest files and folders into the knowledge base; returns what changed."""
+    paths = [Path(p) for p in paths]
+    enrichers = list(enrichers)
+    for p in paths:
+        if not p.exists():
+            raise FileNotFoundError(f"no such file or folder: {p}")
+    report = IngestReport()
+    with writer_lock(kb.data_dir):
+        report.recovered = _begin_write(kb)
+        kb.catalog.set_meta("embedding", kb.embedding_name)
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=count_documents(paths), unit="doc", desc="ingest")
+        batch: list[tuple[SourceDoc, str, list[ChunkRecord]]] = []
+        for doc in iter_documents(paths):
+            report.seen += 1
+            if bar is not None:
+                bar.update(1)
+            fp = fingerprint(doc, max_chars)
+            old_fp = kb.catalog.document_fingerprint(doc.source)
+            if old_fp == fp:
+                report.unchanged += 1
+                continue
+            if old_fp is None:
+                report.added += 1
+            else:
+                report.updated += 1
+            batch.append((doc, fp, make_chunks(doc, max_chars, overlap)))
+            if len(batch) >= batch_docs:
+                _mark_pending(kb, enrichers, [d.source for d, _, _ in batch])  # before the catalog changes
+                _store(kb, batch, report)
+                batch = []
+        if batch:
+            _mark_pending(kb, enrichers, [d.source for d, _, _ in batch])
+            _store(kb, batch, report)
+        if bar is not None:
+            bar.close()
+        if report.changed_sources or kb.catalog.get_meta("bm25_version") != kb.catalog.get_meta("version"):
+            kb.rebuild_bm25()
+        _enrich(kb, enrichers, report.changed_sources)
+        _end_write(kb)
+    return report
+
+
+def delete_sources(kb: KnowledgeBase, sources: Iterable[str], enrichers: Iterable[Enricher] = ()) -> int:
+    """Delete documents (by exact source, or every source under a prefix ending in '/'); returns the count."""
+    removed = []
+    enrichers = list(enrichers)
+    with writer_lock(kb.data_dir):
+        _begin_write(kb)
+        for src in sources:
+            targets = kb.catalog.sources(src) if src.endswith("/") else [src]
+            for s in targets:
+                if kb.catalog.document_fingerprint(s) is None:
+                    continue
+                _mark_pending(kb, enrichers, [s])
+                kb.vectors.delete(kb.catalog.delete_document(s))
+                removed.append(s)
+        kb.rebuild_bm25()
+        _enrich(kb, enrichers, removed)
+        _end_write(kb)
+    return len(removed)
+
+
+def _mark_pending(kb: KnowledgeBase, enrichers: list[Enricher], sources: list[str]) -> None:
+    """Record sources the enrichers will owe a visit (just before the catalog changes them)."""
+    if enrichers and sources:
+        pending = json.loads(kb.catalog.get_meta("pending_enrichment") or "[]")
+        kb.catalog.set_meta("pending_enrichment", json.dumps(list(dict.fromkeys([*pending, *sources])),
+                                                              ensure_ascii=False))
+
+
+def _enrich(kb: KnowledgeBase, enrichers: Iterable[Enricher], changed: list[str]) -> None:
+    """Run the enrichers on the changed sources plus those a crashed run never finished enriching.
+
+    Sources are recorded in the catalog (`pending_enrichment`) before the catalog changes them and
+    cleared only after every enricher finished, so derived layers (summaries, entity graph) catch up
+    after a crash anywhere in between."""
+    enrichers = list(enrichers)
+    pending = json.loads(kb.catalog.get_meta("pending_enrichment") or "[]")
+    sources = list(dict.fromkeys([*pending, *changed]))
+    if not enrichers:
+        return
+    if sources:
+        kb.catalog.set_meta("pending_enrichment", json.dumps(sources, ensure_ascii=False))
+    for enrich in enrichers:
+        enrich(kb, sources)
+    if sources:
+        kb.catalog.set_meta("pending_enrichment", "[]")
+
+
+def _begin_write(kb: KnowledgeBase) -> dict[str, int] | None:
+    """Mark a write as under way; first reconcile when the previous one never finished."""
+    marker = kb.data_dir / INCOMPLETE
+    repaired = None
+    if marker.exists():
+        log.warning("the last write to %s did not finish: reconciling the stores first", kb.data_dir)
+        repaired = _reconcile(kb)
+    marker.write_text(str(os.getpid()))
+    return repaired
+
+
+def _end_write(kb: KnowledgeBase) -> None:
+    (kb.data_dir / INCOMPLETE).unlink(missing_ok=True)
+
+
+def reconcile(kb: KnowledgeBase) -> dict[str, int]:
+    """Make the stores agree with the catalog: drop orphan vectors, re-add missing ones, rebuild BM25."""
+    with writer_lock(kb.data_dir):
+        out = _reconcile(kb)
+        _end_write(kb)
+    return out
+
+
+def _reconcile(kb: KnowledgeBase) -> dict[str, int]:
+    catalog_ids = set(kb.catalog.chunk_ids())
+    vector_ids = set(kb.vectors.all_ids())
+    orphans = sorted(vector_ids - catalog_ids)
+    kb.vectors.delete(orphans)
+    missing = sorted(catalog_ids - vector_ids)
+    records = kb.catalog.get_chunks(missing)
+    todo = [records[i] for i in missing if i in records]
+    kb.vectors.add([c.id for c in todo], [c.text for c in todo], [c.metadata for c in todo],
+                   [index_text(c) for c in todo])
+    kb.rebuild_bm25()
+    return {"orphans_removed": len(orphans), "missing_added": len(todo)}

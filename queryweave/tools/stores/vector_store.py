@@ -1,0 +1,137 @@
+"""Dense vector store: LangChain's `Chroma` over an embedded `PersistentClient` or a Chroma server.
+
+Always built with our own embedding function (Chroma's default one downloads a model and fails
+offline). One collection per embedding model, so switching models never mixes vector spaces.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from langchain_chroma import Chroma
+from langchain_core.embeddings import Embeddings
+
+from queryweave.tools.stores.locks import busy, write_in_progress
+
+
+def _client(data_dir: Path, chroma_url: str = "", generation: int = 0):
+    """A Chroma client. Odd generations name the same folder as `chroma/.`: Chroma keeps one engine per
+    path string in a process, so a new generation is a fresh engine that reads what other processes wrote."""
+    import chromadb
+    from chromadb.config import Settings
+
+    settings = Settings(anonymized_telemetry=False, allow_reset=False)
+    if chroma_url:
+        u = urlparse(chroma_url)
+        return chromadb.HttpClient(host=u.hostname or "localhost", port=u.port or 8000,
+                                   ssl=u.scheme == "https", settings=settings)
+    path = str(data_dir / "chroma") + ("/." if generation % 2 else "")
+    return chromadb.PersistentClient(path=path, settings=settings)
+
+
+def collection_name(embedding_name: str) -> str:
+    """Chroma collection name for an embedding model (3-512 chars of [a-zA-Z0-9._-])."""
+    safe = re.sub(r"[^a-zA-Z0-9._-]", "-", embedding_name).strip("-._") or "default"
+    return f"chunks-{safe}"[:200]
+
+
+def clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:
+    """Chroma metadata: scalars and non-empty lists of one scalar type only; None dropped."""
+    out: dict[str, Any] = {}
+    for key, value in meta.items():
+        if value is None:
+            continue
+        if isinstance(value, (str, int, float, bool)):
+            out[key] = value
+        elif isinstance(value, (list, tuple)):
+            items = [str(v) for v in value if v is not None]
+            if items:
+                out[key] = items
+        else:
+            out[key] = str(value)
+    return out
+
+
+def _transient(exc: Exception) -> bool:
+    """Chroma errors a concurrent writer can cause (e.g. "Error finding id" while it deletes/upserts)."""
+    return type(exc).__module__.startswith("chromadb") or "Error finding id" in str(exc)
+
+
+class VectorStore:
+    """Chunks' embeddings in Chroma, keyed by chunk id."""
+
+    def __init__(self, data_dir: Path, embeddings: Embeddings, embedding_name: str, chroma_url: str = "",
+                 generation: int = 0) -> None:
+        self.embeddings = embeddings
+        self.data_dir = None if chroma_url else data_dir  # a local store: writes are marked in the data dir
+        self.client = _client(data_dir, chroma_url, generation)
+        self.store = Chroma(
+            client=self.client,
+            collection_name=collection_name(embedding_name),
+            embedding_function=embeddings,
+            collection_metadata={"hnsw:space": "cosine"},
+        )
+
+    def close(self) -> None:
+        """Release the client (its engine stops when no other client in this process shares it)."""
+        close = getattr(self.client, "close", None)
+        if close is not None:
+            close()
+
+    @property
+    def collection(self):
+        """The underlying chromadb collection."""
+        return self.store._collection
+
+    def existing_ids(self, ids: list[str]) -> set[str]:
+        """Which of `ids` are already stored."""
+        found: set[str] = set()
+        for start in range(0, len(ids), 1000):
+            found.update(self.collection.get(ids=ids[start : start + 1000], include=[])["ids"])
+        return found
+
+    def add(self, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]], index_texts: list[str]) -> None:
+        """Upsert chunks; `index_texts` (content plus index-only expansions) is what gets embedded."""
+        if not ids:
+            return
+        vectors = self.embeddings.embed_documents(index_texts)
+        self.collection.upsert(ids=ids, embeddings=vectors, documents=texts,
+                               metadatas=[clean_metadata(m) for m in metadatas])
+
+    def delete(self, ids: list[str]) -> None:
+        """Remove chunks by id."""
+        for start in range(0, len(ids), 1000):
+            if ids[start : start + 1000]:
+                self.collection.delete(ids=ids[start : start + 1000])
+
+    def all_ids(self) -> list[str]:
+        """Every stored id (for consistency checks)."""
+        return list(self.collection.get(include=[])["ids"])
+
+    def count(self) -> int:
+        """Number of stored vectors."""
+        return int(self.collection.count())
+
+    def search(self, query: str, n: int, where: dict | None = None,
+               query_vector: list[float] | None = None) -> list[tuple[str, float]]:
+        """Top-n (id, cosine similarity) for a query, optionally under a metadata filter."""
+        total = self.count()
+        if total == 0 or n <= 0:
+            return []
+        vec = query_vector if query_vector is not None else self.embeddings.embed_query(query)
+        for attempt in range(4):  # another process may be writing: its changes can fail a query for a moment
+            try:
+                res = self.collection.query(query_embeddings=[vec], n_results=min(n, self.count()),
+                                            where=where or None, include=["distances"])
+                break
+            except Exception as exc:
+                if not _transient(exc) or attempt == 3:
+                    if _transient(exc) and self.data_dir is not None and write_in_progress(self.data_dir):
+                        raise busy(self.data_dir) from exc
+                    raise
+                time.sleep(0.05 * 2**attempt)
+        return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=False)]
