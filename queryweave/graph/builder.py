@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 
-from queryweave.config import Context
+from queryweave.graph.context import Context
 from queryweave.graph.state import InputState, OutputState, State
 from queryweave.nodes.analyze import analyze
 from queryweave.nodes.clarify import clarify
