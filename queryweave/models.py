@@ -13,6 +13,13 @@ the schema) it returns None after bounded retries, and the caller falls back to 
 An endpoint that is unreachable (connection refused, timeout, HTTP 5xx, a body that is not JSON)
 after the retries is skipped for `QUERYWEAVE_LLM_COOLDOWN` seconds (30): later steps of the same
 run, and other runs, degrade at once instead of each waiting through their own retries.
+
+Slow local models: the latency of successful calls is tracked per endpoint; the request timeout of
+an OpenAI-compatible model becomes max(configured, `QUERYWEAVE_LLM_TIMEOUT_FACTOR` (3) x the p90 of
+the recent latencies) within `QUERYWEAVE_LLM_TIMEOUT_CAP` (600 s). A timeout on an endpoint whose
+recent calls succeeded (slow but alive) counts as a latency of at least that timeout, is retried once
+with the longer timeout and starts no cool-down; an endpoint with no recent success, or two
+timeouts in a row, cools down as before.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -146,6 +154,55 @@ def _is_timeout(exc: BaseException) -> bool:
     return any("Timeout" in c.__name__ for c in type(exc).__mro__)
 
 
+_LATENCY: dict[int, deque[float]] = {}  # per endpoint: recent latencies (timeouts as lower bounds)
+_ALIVE: dict[int, tuple[int, int]] = {}  # per endpoint: (successes in the window, timeouts in a row)
+
+
+def _configured_timeout(llm: Any) -> float | None:
+    value = getattr(llm, "request_timeout", None)
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _timeout_for(llm: Any) -> float | None:
+    """The request timeout for the next call: max(configured, k x p90 of recent latencies), capped."""
+    base = _configured_timeout(llm)
+    seen = sorted(_LATENCY.get(id(llm), ()))
+    if base is None or not seen:
+        return None
+    p90 = seen[min(len(seen) - 1, int(0.9 * len(seen)))]
+    factor = float(os.environ.get("QUERYWEAVE_LLM_TIMEOUT_FACTOR", "3"))
+    return min(max(base, float(os.environ.get("QUERYWEAVE_LLM_TIMEOUT_CAP", "600"))), max(base, factor * p90))
+
+
+def _observe(llm: Any, seconds: float, ok: bool) -> bool:
+    """Record one call's outcome; returns True when a timeout hit an endpoint that is slow but alive
+    (recent successes, not two timeouts in a row): retry it with the longer timeout, no cool-down."""
+    if _configured_timeout(llm) is None:
+        return False
+    _LATENCY.setdefault(id(llm), deque(maxlen=20)).append(seconds)
+    wins, in_a_row = _ALIVE.get(id(llm), (0, 0))
+    _ALIVE[id(llm)] = (min(wins + 1, 20), 0) if ok else (wins, in_a_row + 1)
+    return not ok and wins > 0 and in_a_row == 0
+
+
+def _invoke(llm: Any, run: Any) -> Any:
+    """`run(timeout)` with the endpoint's current timeout, recording its latency."""
+    timeout = _timeout_for(llm)
+    start = time.monotonic()
+    try:
+        out = run(timeout)
+    except Exception as exc:
+        if _is_timeout(exc):
+            exc.slow_but_alive = _observe(llm, timeout or _configured_timeout(llm) or 0.0, ok=False)  # type: ignore[attr-defined]
+        raise
+    _observe(llm, time.monotonic() - start, ok=True)
+    return out
+
+
+def _timeout_kwargs(timeout: float | None) -> dict[str, float]:
+    return {} if timeout is None else {"timeout": timeout}
+
+
 @dataclass
 class StructuredResult:
     """What a structured call produced: the parsed value, or None with the error that stopped it."""
@@ -154,12 +211,12 @@ class StructuredResult:
     error: str | None = None
 
 
-def _structured_runnable(llm: BaseChatModel, schema: type[T]) -> Any:
+def _structured_runnable(llm: BaseChatModel, schema: type[T], timeout: float | None = None) -> Any:
     """Structured output by function calling; ChatLlamaCpp takes no `method` (its tool calls are
-    grammar-constrained JSON already)."""
+    grammar-constrained JSON already). `timeout` overrides the request timeout of this call."""
     if type(llm).__name__ == "ChatLlamaCpp":
         return llm.with_structured_output(schema)
-    return llm.with_structured_output(schema, method="function_calling")
+    return llm.with_structured_output(schema, method="function_calling", **_timeout_kwargs(timeout))
 
 
 def call_structured(
@@ -174,7 +231,7 @@ def call_structured(
     fault: BaseException | None = None
     for attempt in range(retries + 1):
         try:
-            out = _structured_runnable(llm, schema).invoke(messages)
+            out = _invoke(llm, lambda t: _structured_runnable(llm, schema, t).invoke(messages))
             if isinstance(out, schema):
                 return StructuredResult(out)
             if isinstance(out, dict):
@@ -182,6 +239,9 @@ def call_structured(
             error = f"model returned {type(out).__name__}, not {schema.__name__}"
         except Exception as exc:  # endpoint down, timeout, 500, schema violation...
             error, fault = f"{type(exc).__name__}: {str(exc)[:200]}", exc
+            if getattr(exc, "slow_but_alive", False) and attempt < retries:
+                fault = None  # slow but alive: try again at once with the longer timeout
+                continue
             if _is_timeout(exc):  # it already waited the whole timeout: do not wait it again
                 break
         if attempt < retries:
@@ -206,9 +266,11 @@ def call_text(llm: BaseChatModel | None, messages: Any, retries: int = 2, backof
     error = "unknown error"
     for attempt in range(retries + 1):
         try:
-            return StructuredResult(str(llm.invoke(messages).content))
+            return StructuredResult(str(_invoke(llm, lambda t: llm.invoke(messages, **_timeout_kwargs(t))).content))
         except Exception as exc:
             error = f"{type(exc).__name__}: {str(exc)[:200]}"
+            if getattr(exc, "slow_but_alive", False) and attempt < retries:
+                continue  # slow but alive: try again at once with the longer timeout
             if _is_timeout(exc) or attempt == retries:
                 _cool_down(llm, exc, error)
                 break

@@ -11,6 +11,12 @@ kuzu opened read-only still runs `COPY (...) TO 'file'` and `EXPORT DATABASE` (f
 no authorizer hook), so `KuzuStore.query` runs the read-only Cypher guard (`tools.cypher.guard`)
 itself, whoever calls it: defence in depth behind Text-to-Cypher's own check. A refused query is a
 `QueryBlockedError` naming the reason. `execute` is the unguarded path for the loader's DDL.
+
+Resource limits of a read-only kuzu store: the engine's query timeout (`set_query_timeout`), a
+buffer pool of `max_memory_mb` (joins, aggregates and results live there; a query that needs more
+fails with "buffer pool is full"), variable-length paths capped at the guard's `MAX_PATH_HOPS`
+(`var_length_extend_max_depth`), and rows and bytes of the result capped. Limit errors come back as
+`QueryLimitError` with one readable line.
 """
 
 from __future__ import annotations
@@ -19,7 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from queryweave.tools.cypher.guard import check_cypher
+from queryweave.tools.cypher.guard import MAX_PATH_HOPS, check_cypher
+
+MB = 1024 * 1024
 
 
 class StoreBusyError(RuntimeError):
@@ -28,6 +36,18 @@ class StoreBusyError(RuntimeError):
 
 class QueryBlockedError(PermissionError, RuntimeError):
     """The store's own read-only guard refused a query (a write, a file export, several statements)."""
+
+
+class QueryLimitError(RuntimeError):
+    """A query ran into the store's time, memory or result-size limit."""
+
+
+def _approx_size(value: Any) -> int:
+    if isinstance(value, dict):
+        return 64 + sum(len(str(k)) + _approx_size(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return 56 + sum(_approx_size(v) for v in value)
+    return len(value) + 40 if isinstance(value, str | bytes) else 32
 
 
 @dataclass
@@ -88,16 +108,24 @@ class KuzuStore:
 
     dialect = "kuzu"
 
-    def __init__(self, path: str | Path, read_only: bool = True, max_rows: int = 1000, timeout_s: float = 10.0):
-        """Open the kuzu database at `path`; `StoreBusyError` when another process holds it."""
+    def __init__(self, path: str | Path, read_only: bool = True, max_rows: int = 1000, timeout_s: float = 10.0,
+                 max_memory_mb: int = 256, max_result_bytes: int = 32 * MB):
+        """Open the kuzu database at `path`; `StoreBusyError` when another process holds it.
+
+        Read-only stores get a buffer pool of `max_memory_mb`; every query `timeout_s`, `max_rows`
+        rows and `max_result_bytes` of result."""
         import kuzu
 
         self.path = str(path)
         if read_only and not Path(self.path).exists():
             raise FileNotFoundError(f"graph store not found: {self.path}")
         self.max_rows = max_rows
+        self.timeout_s = timeout_s
+        self.max_memory_mb = max_memory_mb
+        self.max_result_bytes = max_result_bytes
+        pool = {"buffer_pool_size": max_memory_mb * MB} if read_only and max_memory_mb else {}
         try:
-            self.db = kuzu.Database(self.path, read_only=read_only)
+            self.db = kuzu.Database(self.path, read_only=read_only, **pool)
             self.conn = kuzu.Connection(self.db)
         except RuntimeError as exc:
             if "lock" in str(exc).lower():
@@ -106,6 +134,7 @@ class KuzuStore:
                     "(close it, or wait until loading has finished)") from exc
             raise
         self.conn.set_query_timeout(int(timeout_s * 1000))
+        self.conn.execute(f"CALL var_length_extend_max_depth={MAX_PATH_HOPS}")
         self._schema: GraphSchema | None = None
 
     def execute(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -114,9 +143,15 @@ class KuzuStore:
         if isinstance(result, list):  # several statements: keep the last result
             result = result[-1]
         cols = result.get_column_names()
-        rows = []
+        rows, used = [], 0
         while result.has_next() and len(rows) < self.max_rows:
-            rows.append(dict(zip(cols, (_plain(v) for v in result.get_next()), strict=False)))
+            row = dict(zip(cols, (_plain(v) for v in result.get_next()), strict=False))
+            used += _approx_size(row)
+            if used > self.max_result_bytes:
+                if not rows:
+                    raise QueryLimitError(f"a result row is larger than the limit of {self.max_result_bytes / MB:g} MB")
+                break
+            rows.append(row)
         return rows
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -125,7 +160,16 @@ class KuzuStore:
         verdict = check_cypher(cypher)
         if not verdict.allowed:
             raise QueryBlockedError(f"blocked by the graph store's read-only guard: {verdict.reason}")
-        return self.execute(cypher, params)
+        try:
+            return self.execute(cypher, params)
+        except RuntimeError as exc:
+            text = str(exc)
+            if text.startswith("Interrupted") or "timeout" in text.lower():
+                raise QueryLimitError(f"query exceeded the time limit of {self.timeout_s:g}s") from exc
+            if "buffer pool is full" in text or "Unable to allocate memory" in text:
+                raise QueryLimitError(f"query exceeded the memory limit of {self.max_memory_mb} MB "
+                                      "(graph store buffer pool full)") from exc
+            raise
 
     def schema(self) -> GraphSchema:
         """Node and rel tables with property types, rel end points and a few example values."""

@@ -1,9 +1,13 @@
 """A read-only SQL database behind any SQLAlchemy URL: limits, schema introspection, value lookup.
 
 SQLite files are opened read-only (`file:...?mode=ro` URI), so even a query the guard missed cannot
-write. Every query runs with a row cap and a time limit (an SQLite progress handler; PostgreSQL's
-`statement_timeout` in a READ ONLY transaction). The schema is rendered compactly for prompts:
-one line per table with column types, keys, foreign keys and a few sample rows.
+write. Every query runs within limits (`tools/sql/limits.py`): rows and bytes of the result, the
+longest value an expression may build and SQL text length (SQLite `setlimit`), time (a watchdog
+thread calling `interrupt()`, plus the progress handler; PostgreSQL's `statement_timeout`) and
+SQLite heap growth; PostgreSQL runs each query in a READ ONLY transaction on a session whose
+default is read-only, through a server-side cursor. String amplification no limit can stop inside
+one function call is refused first (`tools/sql/costs.py`). The schema is rendered compactly for
+prompts: one line per table with column types, keys, foreign keys and a few sample rows.
 """
 
 from __future__ import annotations
@@ -14,8 +18,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import sqlglot
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import Engine, make_url
+
+from queryweave.tools.sql.costs import check_costs
+from queryweave.tools.sql.limits import (
+    MB,
+    ResultTooLarge,
+    TextBudget,
+    Watchdog,
+    apply_limits,
+    fetch_capped,
+    friendly_error,
+    sqlite_limits,
+)
 
 
 @dataclass
@@ -90,6 +107,24 @@ def _readonly_url(url: str) -> tuple[str, bool]:
     return f"{parsed.drivername}:///file:{path}?mode=ro&uri=true", True
 
 
+def postgres_session_sql(timeout_s: float) -> list[str]:
+    """Statements opening each PostgreSQL query's transaction: read-only, with time limits."""
+    ms = max(1, int(timeout_s * 1000))
+    return ["SET TRANSACTION READ ONLY", f"SET LOCAL statement_timeout = {ms}",
+            f"SET LOCAL idle_in_transaction_session_timeout = {ms * 2}"]
+
+
+def _engine_options(url: str, timeout_s: float) -> dict[str, Any]:
+    """Driver options: a PostgreSQL session that is read-only by default, with a statement timeout
+    (libpq `options`), so even a statement outside `run` cannot write. The role itself should still
+    be a SELECT-only one (see docs/structured_routing.md)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in {"psycopg2", "psycopg", ""}:
+        ms = max(1, int(timeout_s * 1000))
+        return {"connect_args": {"options": f"-c default_transaction_read_only=on -c statement_timeout={ms}"}}
+    return {}
+
+
 def _resolve_dangling(tables: dict[str, TableInfo]) -> None:
     """Point foreign keys whose table does not exist at the table that has the referred column."""
     lower = {n.lower(): n for n in tables}
@@ -110,15 +145,26 @@ def _resolve_dangling(tables: dict[str, TableInfo]) -> None:
 class SqlDatabase:
     """A database opened for reading, with a row cap and a per-query time limit."""
 
-    def __init__(self, url: str, max_rows: int = 1000, timeout_s: float = 10.0, sample_rows: int = 3):
-        """Open `url` (a SQLAlchemy URL or a path to a SQLite file) read-only."""
+    def __init__(self, url: str, max_rows: int = 1000, timeout_s: float = 10.0, sample_rows: int = 3,
+                 max_result_bytes: int = 32 * MB, max_value_bytes: int = 2 * MB,
+                 max_memory_bytes: int | None = 128 * MB, max_sql_chars: int = 20_000):
+        """Open `url` (a SQLAlchemy URL or a path to a SQLite file) read-only.
+
+        Limits per query: `max_rows` and `max_result_bytes` of result (beyond them `truncated`),
+        `timeout_s`; for SQLite also `max_value_bytes` (longest string/blob), `max_sql_chars` and
+        `max_memory_bytes` of SQLite heap growth (None: unchecked).
+        """
         if "://" not in url:
             url = f"sqlite:///{url}"
         self.url, self.is_sqlite = _readonly_url(url)
         self.max_rows = max_rows
         self.timeout_s = timeout_s
         self.sample_rows = sample_rows
-        self.engine: Engine = create_engine(self.url)
+        self.max_result_bytes = max_result_bytes
+        self.max_value_bytes = max_value_bytes
+        self.max_memory_bytes = max_memory_bytes
+        self.max_sql_chars = max_sql_chars
+        self.engine: Engine = create_engine(self.url, **_engine_options(self.url, timeout_s))
         self._tables: dict[str, TableInfo] | None = None
 
     @property
@@ -135,32 +181,52 @@ class SqlDatabase:
         """Execute one (already guarded) query within the limits; errors come back in `.error`."""
         cap = self.max_rows if max_rows is None else max_rows
         start = time.monotonic()
+        if (problem := self._cost_problem(sql)) is not None:
+            return QueryResult(error=f"query refused by the resource limits: {problem}")
+        watchdog: Watchdog | None = None
         try:
             with self.engine.connect() as conn:
                 raw = conn.connection.driver_connection
                 if self.is_sqlite:
                     deadline = start + self.timeout_s
                     raw.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 1000)
-                    raw.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+                    previous = apply_limits(raw, sqlite_limits(self.max_value_bytes, self.max_sql_chars))
                     raw.set_authorizer(_sqlite_authorizer)
+                    text_factory, raw.text_factory = raw.text_factory, TextBudget(self.max_result_bytes)
                 elif self.engine.dialect.name == "postgresql":
-                    conn.execute(text("SET TRANSACTION READ ONLY"))
-                    conn.execute(text(f"SET LOCAL statement_timeout = {int(self.timeout_s * 1000)}"))
+                    for statement in postgres_session_sql(self.timeout_s):
+                        conn.execute(text(statement))
                 try:
-                    cur = conn.exec_driver_sql(sql)
-                    columns = list(cur.keys())
-                    rows = [tuple(r) for r in cur.fetchmany(cap + 1)]
+                    watchdog = Watchdog(raw.interrupt if self.is_sqlite else (lambda: None), self.timeout_s,
+                                        self.max_memory_bytes if self.is_sqlite else None)
+                    with watchdog:
+                        cur = conn.execution_options(stream_results=True).exec_driver_sql(sql)
+                        columns = list(cur.keys())
+                        rows, truncated = fetch_capped(cur, cap, self.max_result_bytes)
+                        cur.close()
                 finally:
                     if self.is_sqlite:
                         raw.set_progress_handler(None, 0)
                         raw.set_authorizer(None)
+                        raw.text_factory = text_factory
+                        apply_limits(raw, previous)
                     conn.rollback()
+        except ResultTooLarge as exc:
+            return QueryResult(error=str(exc), elapsed_s=time.monotonic() - start)
         except Exception as exc:
             msg = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-            if "interrupted" in msg.lower() or "statement timeout" in msg.lower():
-                msg = f"query exceeded the time limit of {self.timeout_s:g}s"
+            msg = friendly_error(msg, watchdog.tripped if watchdog else None, self.timeout_s,
+                                 self.max_value_bytes, self.max_memory_bytes)
             return QueryResult(error=msg, elapsed_s=time.monotonic() - start)
-        return QueryResult(columns, rows[:cap], None, len(rows) > cap, time.monotonic() - start)
+        return QueryResult(columns, rows, None, truncated, time.monotonic() - start)
+
+    def _cost_problem(self, sql: str) -> str | None:
+        """The resource rule `sql` breaks (`costs.check_costs`); None also when it does not parse."""
+        try:
+            parsed = [p for p in sqlglot.parse(sql, read=self.dialect) if p is not None]
+        except Exception:  # noqa: BLE001 - the guard reports parse errors; the engine limits still hold
+            return None
+        return next((p for p in map(check_costs, parsed) if p), None)
 
     # ---- schema -------------------------------------------------------------------------------
 

@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import logging
 import re
+from functools import lru_cache
 
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from queryweave.tools.common.guard_result import GuardResult
+from queryweave.tools.sql.costs import check_costs
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)  # its "falling back to Command" notes are ours to judge
 
 # Functions a question-answering query needs: aggregates, scalar, string, date and math functions.
-# Names are matched in lower case against sqlglot's canonical name and the name as written.
+# Names are matched in lower case against sqlglot's canonical name and the name as written; a
+# function is also allowed when sqlglot parses an allowed name into the same expression class
+# (`char(0)` becomes `Chr`, `lpad` becomes `Pad`, `bool_and` becomes `LogicalAnd`).
 ALLOWED_FUNCTIONS = frozenset(
     """
     count sum avg min max total group_concat string_agg array_agg listagg median stddev stddev_samp
@@ -64,6 +68,27 @@ def _function_names(node: exp.Func) -> set[str]:
     return {node.sql_name().lower(), type(node).__name__.lower()}
 
 
+@lru_cache(maxsize=8)
+def _allowed_classes(dialect: str) -> frozenset[type]:
+    """The sqlglot expression classes the allowed names parse into, in `dialect`."""
+    found: set[type] = set()
+    for name in ALLOWED_FUNCTIONS:
+        for args in ("(x)", "(x, y)", "(x, y, z)", "()"):
+            try:
+                first = sqlglot.parse_one(f"SELECT {name}{args}", read=dialect or None).expressions[0]
+            except Exception:  # noqa: BLE001 - an arity this name does not take
+                continue
+            if isinstance(first, exp.Func) and not isinstance(first, (exp.Anonymous, *_OPERATORS)):
+                found.add(type(first))
+    return frozenset(found)
+
+
+def _allowed_function(node: exp.Func, dialect: str) -> bool:
+    if _function_names(node) & ALLOWED_FUNCTIONS:
+        return True
+    return not isinstance(node, exp.Anonymous) and type(node) in _allowed_classes(dialect)
+
+
 def _leading_keyword(text: str) -> str:
     words = _WORD.findall(_COMMENT.sub(" ", text))
     return words[0].upper() if words else "this"
@@ -100,8 +125,9 @@ def check_sql(sql: str, dialect: str = "sqlite") -> GuardResult:
                 what = "row locking (FOR UPDATE/SHARE)"
             return GuardResult(False, f"{what} is not allowed in a read-only query", text)
         if isinstance(node, exp.Func) and not isinstance(node, _OPERATORS):
-            names = _function_names(node)
-            if not names & ALLOWED_FUNCTIONS:
+            if not _allowed_function(node, dialect):
                 shown = node.name if isinstance(node, exp.Anonymous) else node.sql_name()
                 return GuardResult(False, f"function {shown.lower()}() is not on the allow-list", text)
+    if (problem := check_costs(root)) is not None:
+        return GuardResult(False, f"resource limit: {problem}", text)
     return GuardResult(True, "single read-only SELECT", text)
