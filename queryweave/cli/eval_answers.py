@@ -18,8 +18,8 @@ def run(args: argparse.Namespace) -> int:
     from queryweave.eval.answer_systems import baseline, naive, pipeline
     from queryweave.eval.answers import evaluate, load_set
     from queryweave.models import get_chat_model
-    from queryweave.tools.ingest import ingest
-    from queryweave.tools.kb import close_all, open_kb
+    from queryweave.tools.ingest.pipeline import ingest
+    from queryweave.tools.stores.kb import close_all, open_kb
 
     corpus, items = load_set(args.path, args.corpus, args.limit)
     tmp = None if args.keep else tempfile.TemporaryDirectory(prefix="qw-answers-")

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from queryweave.eval.answers import AnswerItem, Outcome, System, looks_abstained, timed
-from queryweave.tools.text import split_sentences, tokenize
+from queryweave.tools.common.text import split_sentences, tokenize
 
 
 def baseline(kb: Any) -> System:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from queryweave.tools.text import tokenize
+from queryweave.tools.common.text import tokenize
 
 Rewriter = Callable[[str, list[tuple[str, str]]], str]
 
@@ -143,7 +143,7 @@ def score(items: list[RewriteItem], outputs: list[str]) -> dict[str, Any]:
 
 def rules_rewriter() -> Rewriter:
     """The rule layer of the `resolve` node (no model)."""
-    from queryweave.tools.coref import resolve_followup
+    from queryweave.tools.understanding.coref import resolve_followup
 
     return lambda question, history: resolve_followup(question, history).query
 
@@ -151,7 +151,7 @@ def rules_rewriter() -> Rewriter:
 def llm_rewriter(ctx: Any) -> Rewriter:
     """The `resolve` node's LLM rewrite with the run's model (the rules when the model fails)."""
     from queryweave.nodes.resolve import _llm_rewrite
-    from queryweave.tools.coref import resolve_followup
+    from queryweave.tools.understanding.coref import resolve_followup
 
     def rewrite(question: str, history: list[tuple[str, str]]) -> str:
         text, _error = _llm_rewrite(ctx, question, history)
