@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from queryweave.tools.common.text import tokenize
-from queryweave.tools.grounding.extractive import answer_units, extract_answer
+from queryweave.tools.grounding.extractive import answer_units, extract_answer, render
 from queryweave.tools.understanding.glossary import cross_terms
 
 POSTGRES = """# PostgreSQL max_connections
@@ -57,12 +57,29 @@ def test_chinese_question_finds_english_default_without_embeddings() -> None:
 
 def test_sentences_are_spaced_by_script_not_by_question_language() -> None:
     # a Chinese question answered from English sentences: "[1] The", not "[1]The"
-    ans = extract_answer("PostgreSQL 的 max_connections 默认是多少？", [_doc(POSTGRES)], max_sentences=2)
+    docs = [_doc("PostgreSQL max_connections is the connection limit of a server."),
+            _doc("The default max_connections of PostgreSQL is 100, set in postgresql.conf.", 2)]
+    ans = extract_answer("PostgreSQL 的 max_connections 默认是多少？", docs, max_sentences=2)
     assert len(ans.sentences) == 2 and "] The default" in ans.answer and "]The" not in ans.answer
     zh = {"chunk_id": "z", "source": "z.md", "title": "",
           "text": "长城是中国古代的防御工程，全长约8851.8千米。长城于1987年被列入世界文化遗产名录，是中国古代的工程。"}
     ans = extract_answer("中国古代的长城工程？", [zh], max_sentences=2)
     assert len(ans.sentences) == 2 and "千米。[1]长城" in ans.answer and ans.answer.endswith("工程。[1]")
+
+
+def test_a_unit_that_leans_on_the_sentence_before_is_shown_with_it() -> None:
+    # "The default is **100**" names neither max_connections nor PostgreSQL: the sentence before does.
+    ans = extract_answer("What is the default max_connections in PostgreSQL?", [_doc(POSTGRES)], max_sentences=1)
+    assert "accepts. The default is 100" in ans.answer  # both sentences, emphasis marks removed
+    assert "**" not in ans.answer and "`" not in ans.answer
+
+
+def test_rendered_units_are_clean_text() -> None:
+    assert render("maximumPoolSize | Default: 10 | Meaning: most connections") == (
+        "maximumPoolSize — Default: 10; Meaning: most connections")
+    assert render('See <font color="red">the</font> [docs](https://x.org/a?b=1) for **more**.') == (
+        "See the docs (https://x.org/a?b=1) for more.")
+    assert render("code: docker run -p 8080:80 app") == "`docker run -p 8080:80 app`"
 
 
 def test_value_question_prefers_the_unit_with_a_value() -> None:

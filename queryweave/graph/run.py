@@ -57,8 +57,9 @@ def shape(result: dict[str, Any]) -> dict[str, Any]:
         "needs_retrieval": result.get("needs_retrieval", True),
         "thread_id": result.get("thread_id"),
         "degraded": bool(result.get("degraded")),
+        "abstained": bool(result.get("abstained")),
     }
-    for key in ("clarification", "sql", "cypher", "rows", "verdicts", "strategy", "attempts", "degraded_reasons"):
+    for key in ("missing_terms", "nearest", "clarification", "sql", "cypher", "rows", "verdicts", "strategy", "attempts", "degraded_reasons"):
         if result.get(key):
             out[key] = result[key]
     return out

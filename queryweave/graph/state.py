@@ -44,6 +44,9 @@ class OutputState(TypedDict, total=False):
     citations: list[dict[str, Any]]
     confidence: float
     low_confidence: bool
+    abstained: bool
+    missing_terms: list[str]
+    nearest: list[dict[str, Any]]
     resolved_query: str
     needs_retrieval: bool
     intent: str

@@ -19,8 +19,9 @@ from queryweave.config import context_of
 from queryweave.models import call_text, get_chat_model, resolve_backend
 from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.prompts import pick
-from queryweave.prompts.generate import NOT_FOUND, SYSTEM
+from queryweave.prompts.generate import NEAREST, NOT_FOUND, NOTHING_ABOUT, SYSTEM
 from queryweave.tools.common.validation import fence_passages
+from queryweave.tools.grounding.coverage import missing_names
 from queryweave.tools.grounding.extractive import extract_answer
 from queryweave.tools.stores.embeddings import embedding_outage
 
@@ -64,6 +65,17 @@ def embedder(ctx: Any):
     return embed
 
 
+def abstention(question: str, docs: list[dict[str, Any]], lang: str, names: list[str]) -> dict[str, Any]:
+    """The answer that declines: what is missing (when known) and the closest pages, none cited."""
+    titles = list(dict.fromkeys(d.get("title") or d.get("source") or "" for d in docs))[:3]
+    text = pick(NOTHING_ABOUT, lang).format(names=", ".join(names)) if names else pick(NOT_FOUND, lang)
+    if titles and any(titles):
+        text += pick(NEAREST, lang).format(titles=("、" if lang == "zh" else "; ").join(t for t in titles if t))
+    nearest = [{"source": d.get("source"), "title": d.get("title", "")} for d in docs[:3]]
+    return {"answer": text, "citations": [], "confidence": 0.0, "abstained": True, "missing_terms": names,
+            "nearest": nearest}
+
+
 @timed("generate")
 def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     """Answer the query from the retrieved documents, with citations and confidence."""
@@ -74,7 +86,11 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     backend = resolve_backend(ctx.model_settings())
     out: dict[str, Any] = {"backend": backend, "language": lang}
     if not docs:
-        return out | {"answer": pick(NOT_FOUND, lang), "citations": [], "confidence": 0.0}
+        return out | abstention(question, docs, lang, [])
+    if ctx.feature("abstain"):
+        missing = missing_names(question, knowledge_base(ctx).bm25().knows)
+        if missing:
+            return out | abstention(question, docs, lang, missing)
     llm = get_chat_model(ctx.model_settings()) if backend != "rules" else None
     if llm is not None:
         text, error = answer_with_llm(llm, question, docs, lang)
@@ -82,7 +98,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             cited = sorted({int(n) for n in _MARK.findall(text) if 1 <= int(n) <= len(docs)})
             citations = [_citation(n, docs[n - 1]) for n in cited]
             conf = 0.5 * retrieval_confidence(docs) + 0.5 * (1.0 if citations else 0.2)
-            return out | {"answer": text.strip(), "citations": citations, "confidence": round(conf, 3)}
+            return out | {"answer": text.strip(), "citations": citations, "confidence": round(conf, 3),
+                          "abstained": not citations}
         out |= {"degraded": True, "degraded_reasons": [f"generate: LLM failed ({error}); answered extractively"]}
     max_sent = SENTENCES_FOR_INTENT.get(state.get("intent") or "", 3)
     down = embedding_down(ctx)
@@ -92,6 +109,6 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         out |= {"degraded": True, "degraded_reasons": [*out.get("degraded_reasons", []),
                                                        f"generate: {down}; answer scored without embeddings"]}
     if not ext.answer:
-        return out | {"answer": pick(NOT_FOUND, lang), "citations": [], "confidence": round(0.2 * ext.coverage, 3)}
+        return out | abstention(question, docs, lang, [])
     conf = 0.6 * min(1.0, ext.coverage) + 0.4 * retrieval_confidence(docs)
-    return out | {"answer": ext.answer, "citations": ext.citations, "confidence": round(conf, 3)}
+    return out | {"answer": ext.answer, "citations": ext.citations, "confidence": round(conf, 3), "abstained": False}

@@ -45,6 +45,10 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     attempt_no = int(state.get("attempt") or 0) + 1
     if not ctx.feature("reflect"):
         return {"attempt": attempt_no}
+    if state.get("missing_terms"):  # the corpus never names what is asked about: a retry cannot help
+        return {"attempt": attempt_no, "reflection": {
+            "action": "accept", "reason": "abstained: the knowledge base never mentions "
+            + ", ".join(state["missing_terms"])}}
     sources = [c.get("text", "") for c in citations]
     clean = _MARK.sub("", answer).strip()
     llm = None if ctx.grader == "offline" else get_chat_model(ctx.model_settings())
@@ -100,5 +104,5 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         return out | {"reflection": {"action": "retry", "reason": reason}, "k": k, "filters": filters}
     best = max([*(state.get("attempts") or []), record], key=lambda a: a["confidence"])
     return out | {"reflection": {"action": "stop", "reason": "attempt limit reached; best attempt returned"},
-                  "answer": best["answer"], "citations": best["citations"],
+                  "answer": best["answer"], "citations": best["citations"], "abstained": not best["citations"],
                   "confidence": round(min(best["confidence"], 0.4), 3), "low_confidence": True}

@@ -20,6 +20,16 @@ NOT_FOUND = {
     "zh": "知识库中没有找到与这个问题相关的内容。",
 }
 
+NOTHING_ABOUT = {
+    "en": "The knowledge base has nothing about {names}, so it cannot answer this.",
+    "zh": "知识库中没有关于 {names} 的内容，无法回答这个问题。",
+}
+
+NEAREST = {
+    "en": " Closest pages: {titles}.",
+    "zh": "最接近的页面：{titles}。",
+}
+
 NO_RETRIEVAL = {
     "en": "(answered without retrieval)",
     "zh": "（无需检索，直接回答）",

@@ -37,6 +37,10 @@ _ASKS_VALUE = re.compile(r"多少|几个|几秒|多大|多长|默认|上限|how 
 _ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\bcode\b|\bexample\b|\bsnippet\b|"
                         r"\bhow (?:do|can) (?:i|you) (?:check|see|run|list|show)\b", re.I)
 _DIGIT = re.compile(r"\d")
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
+_TICKS = re.compile(r"`([^`]+)`")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 CODE_PREFIX = "code: "
 
@@ -102,6 +106,21 @@ def answer_units(text: str) -> list[str]:
     return [u for u in (x.strip() for x in units) if len(u) >= 6]
 
 
+def render(unit: str) -> str:
+    """A unit as clean text: emphasis, HTML tags, link syntax and inline code marks removed (URLs and
+    code kept whole); a table row reads "first cell — column: value; column: value"."""
+    if unit.startswith(CODE_PREFIX):
+        return f"`{unit[len(CODE_PREFIX):]}`"
+    text = _TAG.sub("", unit)
+    text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1), text)
+    text = _EMPHASIS.sub(r"\2", text)
+    text = _TICKS.sub(r"\1", text)
+    if " | " in text:
+        first, *rest = text.split(" | ")
+        text = f"{first} — " + "; ".join(rest) if rest else first
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
 def _idf(unit_tokens: list[set[str]]) -> dict[str, float]:
     df = Counter(t for toks in unit_tokens for t in toks)
     n = max(1, len(unit_tokens))
@@ -146,12 +165,14 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     asks_code = bool(_ASKS_CODE.search(question))
     cands: list[tuple[int, int, str, set[str]]] = []
     windows: list[str] = []
+    before: list[tuple[str, set[str]]] = []  # the unit before each candidate (in its passage), and its tokens
     for d_idx, doc in enumerate(documents):
         units = answer_units(doc.get("text", ""))
         for u_idx, unit in enumerate(units):
             cands.append((d_idx, u_idx, unit, set(tokenize(unit))))
             prev = units[u_idx - 1] if u_idx else str(doc.get("title") or "")
             windows.append(f"{prev} {unit}".strip())  # a unit is read with the sentence before it
+            before.append((units[u_idx - 1] if u_idx else "", set(tokenize(prev))))
     if not cands:
         return ExtractiveAnswer("")
     idf = _idf([c[3] for c in cands])
@@ -166,6 +187,13 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             # Across languages few terms match: trust the embedding more, and read the unit in context.
             w_sem, sem = 0.75, 0.5 * (float(alone[i]) + float(in_context[i]))
         cov = _coverage(q_tokens, q_cross, toks, idf) / q_weight if q_tokens else 0.0
+        # "The default is 100." answers "default max_connections" when the sentence before names it: a
+        # unit that finds most of the question in that sentence is shown, and scored, with it.
+        lead_text, lead_toks = before[i]
+        cov_ctx = _coverage(q_tokens, q_cross, toks | lead_toks, idf) / q_weight if lead_text and cov else 0.0
+        lean = cov_ctx - cov > cov and not lead_text.startswith(CODE_PREFIX)
+        if lean:
+            cov, toks = cov_ctx, toks | lead_toks
         brevity = 1.0 / (1.0 + max(0, len(toks) - 40) / 40)  # long run-on units read badly
         score = ((1 - w_sem) * cov + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
         if unit.startswith(CODE_PREFIX) and not asks_code:
@@ -173,7 +201,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         elif asks_value and cov > 0 and _DIGIT.search(unit):
             score *= 1.15  # the question wants a value and this unit states one
         if cov > 0 or sem > 0.8:
-            scored.append((score, cov, d_idx, u_idx, unit))
+            scored.append((score, cov, d_idx, u_idx, f"{lead_text} {unit}" if lean else unit))
     scored.sort(key=lambda x: -x[0])
     chosen, seen = [], set()
     best = scored[0][0] if scored else 0.0
@@ -196,7 +224,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             doc = documents[d_idx]
             citations.append({"n": cite_no[d_idx], "chunk_id": doc.get("chunk_id"), "source": doc.get("source"),
                               "title": doc.get("title", ""), "text": doc.get("text", "")})
-        shown = f"`{unit[len(CODE_PREFIX):]}`" if unit.startswith(CODE_PREFIX) else unit
+        shown = render(unit)
         parts.append(f"{shown}{'' if _CJK.match(shown[-1:]) else ' '}[{cite_no[d_idx]}]")
         sentences.append({"text": unit, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
     coverage = max(c[1] for c in chosen)

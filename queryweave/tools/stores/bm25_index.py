@@ -71,6 +71,12 @@ class BM25Index:
         retriever = bm25s.BM25.load(str(real / "index")) if ids else None
         return cls(retriever, ids)
 
+    def knows(self, text: str) -> bool:
+        """True when every index token of `text` occurs somewhere in the indexed corpus."""
+        tokens = tokenize(text, stopwords=False)
+        vocab = getattr(self.retriever, "vocab_dict", None) or {}
+        return bool(tokens) and all(t in vocab for t in tokens)
+
     def search(self, query: str, n: int) -> list[tuple[str, float]]:
         """Top-n (id, BM25 score) with a positive score."""
         if self.retriever is None or n <= 0:

@@ -1,0 +1,52 @@
+"""Names a question is about that the knowledge base never mentions: the honest reason to abstain.
+
+A question that names a product, parameter or project ("Redis", "MySQL", "validationTimeout",
+"Kafka 的默认分区数") which occurs nowhere in the indexed corpus cannot be answered from it, however
+well some passage matches its other words. `question_names` picks the tokens that are names by their
+form alone — no list of known names, nothing fitted:
+- in a Chinese question, every Latin-script word (names are written the same in both languages, so
+  a Chinese question about an English document still names what the document names);
+- in an English question, words capitalised inside the sentence, all-caps words, and identifiers
+  (digits, `_`, `.`, inner capitals: `maximumPoolSize`, `max_connections`, `HTTP/2`); a sentence's
+  first word only when it is such an identifier.
+`missing_names(question, knows)` keeps those for which `knows(name)` (every index token of the name
+occurs in the corpus) is false.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from queryweave.tools.common.text import EN_STOPWORDS, detect_language
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.+#/-]*[A-Za-z0-9+#]|[A-Za-z]")
+_IDENTIFIER = re.compile(r"[0-9_.]|[a-z][A-Z]")
+_SENTENCE_START = re.compile(r"(?:^|[.?!。？！]\s*)$")
+# Capitalised words that are sentence furniture, not names (question words, pronouns, "I").
+_NOT_NAMES = {"i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "does",
+              "do", "can", "could", "should", "would", "will", "the", "a", "an", "and", "or", "in", "on", "for"}
+
+
+def question_names(question: str) -> list[str]:
+    """The words of the question that are names by their form (order kept, no duplicates)."""
+    zh = detect_language(question) == "zh"
+    out: list[str] = []
+    for m in _TOKEN.finditer(question):
+        word = re.sub(r"(?:'s|’s)$", "", m.group(0)).rstrip(".-/")
+        if len(word) < 2 or word.lower() in _NOT_NAMES:
+            continue
+        if zh:
+            out.append(word)
+            continue
+        identifier = bool(_IDENTIFIER.search(word)) or (word.isupper() and len(word) >= 2)
+        at_start = bool(_SENTENCE_START.search(question[: m.start()]))
+        capitalised = word[0].isupper() and word.lower() not in EN_STOPWORDS
+        if identifier or (capitalised and not at_start):
+            out.append(word)
+    return list(dict.fromkeys(out))
+
+
+def missing_names(question: str, knows: Callable[[str], bool]) -> list[str]:
+    """Names of the question that the corpus never mentions."""
+    return [name for name in question_names(question) if not knows(name)]
