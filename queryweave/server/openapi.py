@@ -14,11 +14,16 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from queryweave.server.routes import ASK_ERRORS, SSE, TOO_LARGE
+from queryweave.server.routes import ASK_ERRORS, SSE, TOO_LARGE, sse_response
 
 LANGSERVE_ERRORS = {"invoke": ASK_ERRORS, "batch": ASK_ERRORS, "stream": TOO_LARGE}
 """Per LangServe endpoint, the statuses it answers besides 200 and 422 (the stream reports a run's
 errors as an `error` event inside a 200)."""
+LANGSERVE_EVENT = {
+    "type": "object", "description": "One server-sent event of LangServe's stream: `metadata` (the run id), "
+    "`data` (one chunk: a QueryWeave progress event as JSON), `error`, then `end`.",
+    "properties": {"event": {"type": "string", "enum": ["metadata", "data", "error", "end"]},
+                   "data": {"type": "string"}, "id": {"type": "string"}, "retry": {"type": "integer"}}}
 
 
 def _error_entry(description: str) -> dict[str, Any]:
@@ -45,7 +50,8 @@ def document(app: FastAPI, prefix: str = "/queryweave") -> None:
             for status, entry in errors.items():
                 op["responses"].setdefault(str(status), _error_entry(entry["description"]))
             if name == "stream":
-                op["responses"]["200"] = SSE[200]
+                op["responses"]["200"] = sse_response("Server-sent events (LangServe's stream protocol)",
+                                                      LANGSERVE_EVENT)
         stream = schema["paths"].get("/ask/stream", {}).get("post")
         if stream is not None:
             stream["responses"]["200"] = SSE[200]

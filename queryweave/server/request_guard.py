@@ -6,7 +6,7 @@ batch's `inputs` must be a list (422 otherwise). Found by schemathesis on the Op
 Each input of a batch is validated here against the runnable's input model: LangServe validates them
 outside its error translation, so one bad item (`{"question": 5}`, a bare string, a null question)
 answered 500 where `/invoke` answers 422. Every 422 has FastAPI's shape: `detail` is a list of
-`{loc, msg, type}`.
+`{loc, msg, type}`; a JSON body of bytes that are not text is a 422 on the app's own routes too.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ class RequestGuard:
             if not message.get("more_body"):
                 break
         body = b"".join(chunks)
+        if not scope.get("path", "").startswith(self.prefix) and body and _undecodable_json(body, scope):
+            return await _reply(send, 422, "request body is not valid JSON (not UTF-8/16/32 text)")
         if scope.get("path", "").startswith(self.prefix):
             body, problem = normalise_envelope(body, scope["path"])
             if problem:
@@ -88,6 +90,21 @@ def normalise_envelope(body: bytes, path: str) -> tuple[bytes, str | None]:
     if path.rstrip("/").endswith("/batch") and not isinstance(data.get("inputs"), list):
         return body, "`inputs` must be a list of inputs"
     return (json.dumps(data).encode() if changed else body), None
+
+
+def _undecodable_json(body: bytes, scope: Scope) -> bool:
+    """A JSON request whose bytes are not text at all (FastAPI answers those 400, undocumented; invalid
+    JSON text it answers 422 itself)."""
+    content_type = dict(scope.get("headers") or []).get(b"content-type", b"")
+    if b"json" not in content_type.lower():
+        return False
+    try:
+        json.loads(body)
+    except UnicodeDecodeError:
+        return True
+    except ValueError:
+        return False
+    return False
 
 
 def batch_errors(body: bytes, model: Any) -> list[dict[str, Any]]:

@@ -38,9 +38,24 @@ TOO_LARGE = {413: error("Request body (or image) too large")}
 UNAVAILABLE = {503: error("No knowledge base in the data dir, or a store busy / an embedding endpoint "
                           "down (with Retry-After)")}
 NOT_WAITING = {409: error("The thread is not waiting for a clarification")}
-SSE = {200: {"description": "Server-sent events: `event: <kind>` and one JSON `data:` line per event "
-             "(start, step, token, note, then clarify, answer or error)",
-             "content": {"text/event-stream": {"schema": {"type": "string"}}}}}
+ASK_EVENT = {
+    "type": "object", "required": ["event", "data"], "description": "One server-sent event of a run.",
+    "properties": {
+        "event": {"type": "string", "enum": ["start", "step", "token", "note", "clarify", "answer", "error"]},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "contentSchema": {"type": "object", "required": ["event"], "properties": {"event": {"type": "string"}}}},
+        "id": {"type": "string"}, "retry": {"type": "integer"}}}
+"""One event of `POST /ask/stream` (OpenAPI 3.2 `itemSchema`; `schema` says the whole body is text)."""
+
+
+def sse_response(description: str, item_schema: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAPI 200 entry for a `text/event-stream` body whose events match `item_schema`."""
+    return {"description": description,
+            "content": {"text/event-stream": {"schema": {"type": "string"}, "itemSchema": item_schema}}}
+
+
+SSE = {200: sse_response("Server-sent events: `event: <kind>` and one JSON `data:` line per event "
+                         "(start, step, token, note, then clarify, answer or error)", ASK_EVENT)}
 ASK_ERRORS = BAD_REQUEST | NOT_WAITING | TOO_LARGE | UNAVAILABLE
 
 
