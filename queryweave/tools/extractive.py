@@ -37,6 +37,8 @@ _ASKS_VALUE = re.compile(r"多少|几个|几秒|多大|多长|默认|上限|how 
 _ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\bcode\b|\bexample\b|\bsnippet\b|"
                         r"\bhow (?:do|can) (?:i|you) (?:check|see|run|list|show)\b", re.I)
 _DIGIT = re.compile(r"\d")
+# A unit that goes on about the sentence before it ("The default is 100.", "它的默认值是 8080。").
+_CONTINUES = re.compile(r"^(?:(?:the|its?|this|that|these|those)\b|它|其|该|这)", re.I)
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 CODE_PREFIX = "code: "
 
@@ -166,6 +168,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             # Across languages few terms match: trust the embedding more, and read the unit in context.
             w_sem, sem = 0.75, 0.5 * (float(alone[i]) + float(in_context[i]))
         cov = _coverage(q_tokens, q_cross, toks, idf) / q_weight if q_tokens else 0.0
+        if cov > 0 and u_idx and _CONTINUES.match(unit):  # its subject is in the unit before it
+            cov = max(cov, 0.9 * _coverage(q_tokens, q_cross, toks | cands[i - 1][3], idf) / q_weight)
         brevity = 1.0 / (1.0 + max(0, len(toks) - 40) / 40)  # long run-on units read badly
         score = ((1 - w_sem) * cov + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
         if unit.startswith(CODE_PREFIX) and not asks_code:
