@@ -93,3 +93,14 @@ def test_code_answers_only_questions_that_ask_for_commands() -> None:
     how = extract_answer("Which command shows max_connections and pg_stat_activity usage?",
                          [_doc(POSTGRES)], max_sentences=1)
     assert "`SHOW max_connections;" in how.answer
+
+
+def test_a_sentence_that_continues_the_one_before_keeps_its_subject():
+    # "The default is 100" only says "default"; its subject (max_connections) is in the sentence before it.
+    text = ("`max_connections` sets how many concurrent client connections a PostgreSQL server accepts. The "
+            "default is **100** (initdb may choose a lower value). Some slots are held back: "
+            "`superuser_reserved_connections` (default 3) keeps connections free, so roles can open at most "
+            "`max_connections - 3` with the defaults.")
+    out = extract_answer("What is the default max_connections in PostgreSQL?",
+                         [{"chunk_id": "c1", "source": "pg.md", "text": text}], max_sentences=2)
+    assert "default is 100" in out.answer and "**" not in out.answer, out.answer

@@ -104,3 +104,17 @@ def test_run_with_the_environment_defaults(client):
     thread = client.threads.create()
     out = client.runs.wait(thread["thread_id"], "queryweave", input={"question": "asyncio.gather"})
     assert out["citations"][0]["source"].endswith("asyncio.md")
+
+
+def test_a_wrong_data_dir_fails_the_run_instead_of_answering_from_an_empty_kb(client, dev_server):
+    missing = dev_server[1].parent / "no-such-kb"
+    thread = client.threads.create()
+    run = client.runs.create(thread["thread_id"], "queryweave", input={"question": "asyncio.gather"},
+                             context={"data_dir": str(missing), "llm": "rules", "embedding": "usem3"})
+    joined = client.runs.join(thread["thread_id"], run["run_id"])
+    assert joined["__error__"]["error"] == "MissingKnowledgeBaseError", joined  # says what is wrong
+    done = client.runs.get(thread["thread_id"], run["run_id"])
+    assert done["status"] == "error"  # not "success" with "the knowledge base does not seem to contain..."
+    state = client.threads.get_state(thread["thread_id"])
+    assert not (state["values"] or {}).get("answer")
+    assert not missing.exists()  # and no empty knowledge base was created there

@@ -20,7 +20,7 @@ MAX_LINES = 400
 
 # Lowest first. One row = one layer; units on the same row are peers and may not import each other.
 LAYERS: list[tuple[str, ...]] = [
-    ("queryweave", "prompts"),
+    ("queryweave", "prompts", "samples"),
     ("models", "testing"),
     ("tools", "tools.common"),
     ("tools.sql", "tools.cypher"),

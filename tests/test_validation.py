@@ -192,4 +192,5 @@ def test_api_caps_request_bodies_and_checks_the_langserve_envelope(client):
     for path in ("/queryweave/batch", "/queryweave/stream", "/queryweave/invoke"):
         for raw in (b"\x00\x00\x00\x00\x00", b"\x80", b"{not json"):
             resp = client.post(path, content=raw, headers={"Content-Type": "application/json"})
-            assert resp.status_code == 422 and resp.json()["detail"] == "request body is not valid JSON", (path, raw)
+            detail = resp.json()["detail"]  # FastAPI's documented shape: a list of {loc, msg, type}
+            assert resp.status_code == 422 and detail[0]["msg"] == "request body is not valid JSON", (path, raw)

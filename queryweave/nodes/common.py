@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from queryweave.config import Context
@@ -12,8 +13,28 @@ from queryweave.tools.common.text import detect_language
 from queryweave.tools.stores.kb import KnowledgeBase, open_kb
 
 
+class MissingKnowledgeBaseError(FileNotFoundError):
+    """The data dir has no knowledge base (wrong `data_dir`, or nothing ingested yet)."""
+
+
+def missing_knowledge_base(ctx: Context) -> str | None:
+    """Why `ctx` has no knowledge base to answer from, or None. A data dir without `catalog.sqlite` is
+    one (unless a SQL or graph source is configured: those answer without documents)."""
+    if ctx.sql_url or ctx.graph_url:
+        return None
+    folder = Path(ctx.data_dir).expanduser()
+    if (folder / "catalog.sqlite").exists():
+        return None
+    return (f"no knowledge base at {folder} (wrong data_dir? run `queryweave --data-dir {folder} ingest "
+            "PATH` first)")
+
+
 def knowledge_base(ctx: Context) -> KnowledgeBase:
-    """The knowledge base configured by `ctx` (opened once per process)."""
+    """The knowledge base configured by `ctx` (opened once per process). `MissingKnowledgeBaseError`
+    when the data dir has none: an empty one is never created just to answer "not found"."""
+    problem = missing_knowledge_base(ctx)
+    if problem:
+        raise MissingKnowledgeBaseError(problem)
     return open_kb(ctx.data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url)
 
 

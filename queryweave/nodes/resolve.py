@@ -1,6 +1,11 @@
 """`begin` opens a turn (resets per-turn state, records the question); `resolve` rewrites a follow-up
 question into a standalone one from the thread's history (rules first, the LLM when the rules are unsure),
 and carries the user's earlier constraints ("只看 2023 年的", "only Kotlin") into this turn.
+
+When the rules only guessed by attaching the last topic to a question that has no reference word
+("What is the build cache?" after asyncio -> "... of asyncio.gather?") and no LLM can check, the
+knowledge base decides: a passage with all of the question's content words that does not mention that
+topic means the question stands alone (an unrelated later question in the same thread stays as asked).
 """
 
 from __future__ import annotations
@@ -11,8 +16,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from queryweave.config import context_of
 from queryweave.models import call_structured, get_chat_model
-from queryweave.nodes.common import timed
-from queryweave.tools.common.text import detect_language
+from queryweave.nodes.common import knowledge_base, timed
+from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.common.validation import sanitize_question
 from queryweave.tools.understanding.constraints import accumulate_constraints
 from queryweave.tools.understanding.coref import CorefRewrite, resolve_followup, summarize_history
@@ -53,6 +58,24 @@ def _llm_rewrite(ctx: Any, question: str, history: list[tuple[str, str]]) -> tup
     return result.value.standalone_question.strip() or None, None
 
 
+def stands_alone(ctx: Any, question: str, topic: str | None) -> bool:
+    """Whether a top BM25 passage of `question` has all its content words (two or more) and does not
+    mention `topic`: then attaching `topic` to it was a wrong guess."""
+    terms = set(tokenize(question))
+    if not topic or len(terms) < 2:
+        return False
+    try:
+        kb = knowledge_base(ctx)
+        chunks = kb.catalog.get_chunks([cid for cid, _ in kb.bm25_search(question, 3)])
+    except Exception:  # no knowledge base (structured sources only), or an index being rebuilt
+        return False
+    for chunk in chunks.values():
+        text = " ".join([str(chunk.metadata.get("title", "")), chunk.heading or "", chunk.text])
+        if terms <= set(tokenize(text)) and topic.lower() not in text.lower():
+            return True
+    return False
+
+
 def begin(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     """Open a turn: clean the question (never raises) and clear what the previous turn left."""
     cleaned = sanitize_question(state.get("question") or "")
@@ -75,9 +98,12 @@ def resolve(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             text, error = _llm_rewrite(ctx, question, history)
             if text:
                 resolved = text
-            elif error and error != "no LLM configured":
-                out["degraded"] = True
-                out["degraded_reasons"] = [f"resolve: LLM failed ({error}); used the rule rewrite"]
+            else:
+                if error and error != "no LLM configured":
+                    out["degraded"] = True
+                    out["degraded_reasons"] = [f"resolve: LLM failed ({error}); used the rule rewrite"]
+                if "topic attached" in res.reason and stands_alone(ctx, question, res.antecedent):
+                    resolved = question
     out["resolved_query"] = resolved
     if ctx.feature("constraints"):
         out["constraints"] = accumulate_constraints(state.get("constraints"), question)

@@ -3,6 +3,7 @@
     /queryweave/{invoke,batch,stream,playground/}   LangServe (`RemoteRunnable("http://host/queryweave")`)
     /ask, /ask/stream, /resume, /feedback, /suggest, /health   the app's own API
     /                                              the search page (static files, no build step)
+    /favicon.ico                                   the page's icon (an SVG)
 
 `create_app(ctx)` builds it for a `Context` (`queryweave serve` passes the CLI's); `app` (module
 attribute, built on first access from the environment's `QUERYWEAVE_*`) serves
@@ -18,11 +19,14 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from queryweave.config import Context
+from queryweave.server.openapi import document
 from queryweave.server.request_guard import RequestGuard
-from queryweave.server.routes import router, service_error, validation_error
+from queryweave.server.routes import http_error, router, service_error, validation_error
 from queryweave.server.runnable import QueryWeaveRunnable
+from queryweave.server.schemas import AskInput
 from queryweave.server.service import QueryService, ServiceError
 from queryweave.tools.cypher.store import StoreBusyError
 from queryweave.tools.stores.embeddings import EmbeddingError
@@ -45,10 +49,12 @@ def create_app(ctx: Context | None = None) -> FastAPI:
     app.add_exception_handler(ServiceError, service_error)
     app.add_exception_handler(FileNotFoundError, service_error)
     app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)  # LangServe's string 422s as lists
     app.add_exception_handler(EmbeddingError, service_error)  # embedding endpoint down: 503, not 500
     app.add_exception_handler(StoreBusyError, service_error)  # a graph store held by a writer: 503
     app.add_exception_handler(KnowledgeBaseBusyError, service_error)  # a read met a write in progress: 503
-    app.add_middleware(RequestGuard)  # body size cap; LangServe envelope checks (no 500 on "config": null)
+    # body size cap; LangServe envelope checks (no 500 on "config": null) and batch inputs validated (422)
+    app.add_middleware(RequestGuard, batch_input=AskInput)
     add_routes(app, QueryWeaveRunnable(service), path="/queryweave", enabled_endpoints=LANGSERVE_ENDPOINTS)
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -57,10 +63,15 @@ def create_app(ctx: Context | None = None) -> FastAPI:
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/queryweave", include_in_schema=False)
     def playground_redirect() -> RedirectResponse:
         return RedirectResponse("/queryweave/playground/")
 
+    document(app)
     return app
 
 

@@ -3,6 +3,10 @@ one huge upload cannot exhaust memory), and LangServe's request envelope is norm
 sees it — `"config": null` and `"kwargs": null` are dropped (LangServe raised a TypeError, a 500, on
 them), a body must be JSON (bytes that are not raised inside LangServe's batch/stream: a 500) and a
 batch's `inputs` must be a list (422 otherwise). Found by schemathesis on the OpenAPI schema.
+Each input of a batch is validated here against the runnable's input model: LangServe validates them
+outside its error translation, so one bad item (`{"question": 5}`, a bare string, a null question)
+answered 500 where `/invoke` answers 422. Every 422 has FastAPI's shape: `detail` is a list of
+`{loc, msg, type}`; a JSON body of bytes that are not text is a 422 on the app's own routes too.
 """
 
 from __future__ import annotations
@@ -17,12 +21,15 @@ Scope = dict[str, Any]
 
 
 class RequestGuard:
-    """ASGI middleware: body size cap for every POST, envelope checks under `langserve_prefix`."""
+    """ASGI middleware: body size cap for every POST, envelope checks under `langserve_prefix` (and each
+    batch input validated by `batch_input`, a pydantic model, when given)."""
 
-    def __init__(self, app: Any, langserve_prefix: str = "/queryweave/", max_body: int = MAX_BODY_BYTES) -> None:
+    def __init__(self, app: Any, langserve_prefix: str = "/queryweave/", max_body: int = MAX_BODY_BYTES,
+                 batch_input: Any = None) -> None:
         self.app = app
         self.prefix = langserve_prefix
         self.max_body = max_body
+        self.batch_input = batch_input
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope.get("type") != "http" or scope.get("method") != "POST":
@@ -42,10 +49,15 @@ class RequestGuard:
             if not message.get("more_body"):
                 break
         body = b"".join(chunks)
+        if not scope.get("path", "").startswith(self.prefix) and body and _undecodable_json(body, scope):
+            return await _reply(send, 422, "request body is not valid JSON (not UTF-8/16/32 text)")
         if scope.get("path", "").startswith(self.prefix):
             body, problem = normalise_envelope(body, scope["path"])
             if problem:
                 return await _reply(send, 422, problem)
+            errors = batch_errors(body, self.batch_input) if scope["path"].rstrip("/").endswith("/batch") else []
+            if errors:
+                return await _reply(send, 422, errors)
         sent = False
 
         async def replay() -> dict[str, Any]:
@@ -80,8 +92,51 @@ def normalise_envelope(body: bytes, path: str) -> tuple[bytes, str | None]:
     return (json.dumps(data).encode() if changed else body), None
 
 
-async def _reply(send: Any, status: int, detail: str) -> None:
-    payload = json.dumps({"detail": detail}).encode()
+def _undecodable_json(body: bytes, scope: Scope) -> bool:
+    """A JSON request whose bytes are not text at all (FastAPI answers those 400, undocumented; invalid
+    JSON text it answers 422 itself)."""
+    content_type = dict(scope.get("headers") or []).get(b"content-type", b"")
+    if b"json" not in content_type.lower():
+        return False
+    try:
+        json.loads(body)
+    except UnicodeDecodeError:
+        return True
+    except ValueError:
+        return False
+    return False
+
+
+def batch_errors(body: bytes, model: Any) -> list[dict[str, Any]]:
+    """Validation errors of a batch's inputs against `model` (`loc` starts `["body", "inputs", i]`)."""
+    if model is None:
+        return []
+    from pydantic import ValidationError
+
+    try:
+        inputs = json.loads(body or b"null").get("inputs")
+    except (ValueError, AttributeError):
+        return []
+    errors: list[dict[str, Any]] = []
+    for i, item in enumerate(inputs if isinstance(inputs, list) else []):
+        try:
+            model.model_validate(item)
+        except ValidationError as exc:
+            errors.extend({"loc": ["body", "inputs", i, *err["loc"]], "msg": err["msg"], "type": err["type"]}
+                          for err in exc.errors(include_url=False))
+    return errors
+
+
+def error_list(detail: Any) -> list[dict[str, Any]]:
+    """A 422 `detail` in FastAPI's shape: a list of `{loc, msg, type}` (a string becomes one item)."""
+    if isinstance(detail, list):
+        return [d if isinstance(d, dict) and "msg" in d else {"loc": ["body"], "msg": str(d), "type": "value_error"}
+                for d in detail]
+    return [{"loc": ["body"], "msg": str(detail), "type": "value_error"}]
+
+
+async def _reply(send: Any, status: int, detail: Any) -> None:
+    payload = json.dumps({"detail": error_list(detail) if status == 422 else detail}, default=str).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
     await send({"type": "http.response.body", "body": payload})

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel
 
+from queryweave.server.request_guard import error_list
 from queryweave.server.schemas import AskInput, FeedbackRequest, ResumeRequest, StreamRequest
 from queryweave.server.service import QueryService, ServiceError
 
@@ -17,6 +20,43 @@ router = APIRouter()
 RETRY_AFTER_S = 5
 """Seconds a client is told to wait (`Retry-After`) when a store is busy or an endpoint is cooling down."""
 TRANSIENT_ERRORS = ("StoreBusyError", "KnowledgeBaseBusyError", "StoreLockedError", "EmbeddingError")
+
+
+class ErrorResponse(BaseModel):
+    """An error the app answers with (400, 404, 409, 413, 503): `detail` says what went wrong."""
+
+    detail: str
+
+
+def error(description: str) -> dict[str, Any]:
+    """An OpenAPI response entry with the `ErrorResponse` body."""
+    return {"model": ErrorResponse, "description": description}
+
+
+BAD_REQUEST = {400: error("Empty question, unreadable image, or a resume without a thread")}
+TOO_LARGE = {413: error("Request body (or image) too large")}
+UNAVAILABLE = {503: error("No knowledge base in the data dir, or a store busy / an embedding endpoint "
+                          "down (with Retry-After)")}
+NOT_WAITING = {409: error("The thread is not waiting for a clarification")}
+ASK_EVENT = {
+    "type": "object", "required": ["event", "data"], "description": "One server-sent event of a run.",
+    "properties": {
+        "event": {"type": "string", "enum": ["start", "step", "token", "note", "clarify", "answer", "error"]},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "contentSchema": {"type": "object", "required": ["event"], "properties": {"event": {"type": "string"}}}},
+        "id": {"type": "string"}, "retry": {"type": "integer"}}}
+"""One event of `POST /ask/stream` (OpenAPI 3.2 `itemSchema`; `schema` says the whole body is text)."""
+
+
+def sse_response(description: str, item_schema: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAPI 200 entry for a `text/event-stream` body whose events match `item_schema`."""
+    return {"description": description,
+            "content": {"text/event-stream": {"schema": {"type": "string"}, "itemSchema": item_schema}}}
+
+
+SSE = {200: sse_response("Server-sent events: `event: <kind>` and one JSON `data:` line per event "
+                         "(start, step, token, note, then clarify, answer or error)", ASK_EVENT)}
+ASK_ERRORS = BAD_REQUEST | NOT_WAITING | TOO_LARGE | UNAVAILABLE
 
 
 def service_of(request: Request) -> QueryService:
@@ -51,8 +91,18 @@ def validation_error(request: Request, exc: Exception) -> JSONResponse:
         return value
 
     errors = getattr(exc, "errors", lambda: [str(exc)])()
-    return JSONResponse({"detail": safe(jsonable_encoder(errors, custom_encoder={bytes: lambda b: to_text(b)}))},
-                        status_code=422)
+    errors = error_list(safe(jsonable_encoder(errors, custom_encoder={bytes: lambda b: to_text(b)})))
+    return JSONResponse({"detail": errors}, status_code=422)
+
+
+async def http_error(request: Request, exc: Exception) -> Any:
+    """FastAPI's HTTPException handler, except that a 422 (LangServe raises some with a string) gets the
+    documented list-of-errors `detail`."""
+    from fastapi.exception_handlers import http_exception_handler
+
+    if getattr(exc, "status_code", None) == 422:
+        return JSONResponse({"detail": error_list(exc.detail)}, status_code=422)
+    return await http_exception_handler(request, exc)
 
 
 @router.get("/health")
@@ -64,7 +114,7 @@ def health(request: Request) -> dict[str, Any]:
     svc = service_of(request)
     ocr = ocr_status()
     return {"status": "ok", "data_dir": str(svc.ctx.data_dir),
-            "knowledge_base": (svc.ctx.path / "catalog.sqlite").exists(),
+            "knowledge_base": (Path(svc.ctx.data_dir).expanduser() / "catalog.sqlite").exists(),
             "llm": resolve_backend(svc.ctx.model_settings()), "embedding": svc.ctx.embedding,
             "ocr": ocr is None, "ocr_message": ocr}
 
@@ -78,19 +128,19 @@ def suggest(request: Request, q: str = Query("", max_length=200),
     return {"prefix": q, "suggestions": items, "note": svc.suggestions.reason}
 
 
-@router.post("/ask")
+@router.post("/ask", responses=ASK_ERRORS)
 def ask(request: Request, body: AskInput) -> dict[str, Any]:
     """Answer a question (JSON); `clarification` is set when the graph asks first."""
     return service_of(request).ask(body.question, body.thread_id, body.image, body.resume)
 
 
-@router.post("/resume")
+@router.post("/resume", responses=BAD_REQUEST | NOT_WAITING | TOO_LARGE | UNAVAILABLE)
 def resume(request: Request, body: ResumeRequest) -> dict[str, Any]:
     """Answer a pending clarification of `thread_id` and get the answer."""
     return service_of(request).resume(body.thread_id, body.choice)
 
 
-@router.post("/feedback")
+@router.post("/feedback", responses={404: error("Unknown thread")} | TOO_LARGE)
 def feedback(request: Request, body: FeedbackRequest) -> dict[str, Any]:
     """Thumbs up/down on the last answer of a thread."""
     return service_of(request).feedback(body.thread_id, body.rating, body.comment, body.question, body.answer)
@@ -102,7 +152,7 @@ def sse(events: Iterator[dict[str, Any]]) -> Iterator[str]:
         yield f"event: {event.get('event', 'message')}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n"
 
 
-@router.post("/ask/stream")
+@router.post("/ask/stream", response_class=StreamingResponse, responses=SSE | ASK_ERRORS)
 def ask_stream(request: Request, body: StreamRequest) -> StreamingResponse:
     """Run a question (or a resume) and stream node progress, then the answer, as server-sent events."""
     events = service_of(request).stream(body.question, body.thread_id, body.image, body.resume)

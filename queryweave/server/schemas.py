@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from queryweave.tools.common.validation import MAX_QUESTION_CHARS, clean_question, strip_controls, to_text
 
@@ -29,8 +29,30 @@ class CleanText(BaseModel):
         return clean_question(value, MAX_QUESTION_CHARS, allow_empty=True) if isinstance(value, str) else value
 
 
+def without_null_branches(schema: dict[str, Any]) -> None:
+    """JSON schema hook: `X | None` fields are shown as plain `X` (optional, no default).
+
+    LangServe's playground builds its form with JSON Forms, which throws `Unknown type: {"type":"null"}`
+    on an `anyOf` with a null branch and renders a blank page. The fields still accept `null`
+    (omitting them is the documented way)."""
+    for prop in (schema.get("properties") or {}).values():
+        branches = prop.get("anyOf")
+        if not branches or not any(b == {"type": "null"} for b in branches):
+            continue
+        rest = [b for b in branches if b != {"type": "null"}]
+        if len(rest) != 1:
+            continue
+        del prop["anyOf"]
+        prop.update(rest[0])
+        if prop.get("default", ...) is None:
+            del prop["default"]
+
+
 class AskInput(CleanText):
-    """A question for the graph; `thread_id` continues a conversation (a new one is made when empty)."""
+    """A question for the graph; `thread_id` continues a conversation (a new one is made when empty).
+    Unknown fields are rejected (422), so a misspelt `query` is not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=without_null_branches)
 
     question: str = Field("", max_length=MAX_QUESTION_CHARS, description="The question (zh or en).")
     thread_id: str | None = Field(None, max_length=128, description="Conversation thread; created when empty.")
@@ -69,6 +91,7 @@ class AskOutput(BaseModel):
     confidence: float | None = None
     resolved_query: str | None = None
     backend: str | None = None
+    profile: str | None = Field(None, description="The speed/precision profile the answer was found with.")
     degraded: bool = False
     degraded_reasons: list[str] = Field(default_factory=list)
     timings: dict[str, float] = Field(default_factory=dict)

@@ -4,6 +4,9 @@ One `QueryService` per app and data dir. Plain calls go through `queryweave.grap
 same path as the CLI, with the SQLite/PostgreSQL checkpointer); streaming runs the service's own
 compiled graph (built once, same checkpointer) through `queryweave.server.progress`. Uploaded images
 (data: URLs or base64) are saved under `<data_dir>/uploads/` and the graph gets the file's path.
+`options` (from LangServe's `configurable`) override `profile` and prepend `features` per request.
+A data dir without a knowledge base answers 503 before anything runs (see
+`queryweave.nodes.common.missing_knowledge_base`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from langgraph.types import Command
 
 from queryweave.config import Context
+from queryweave.nodes.common import missing_knowledge_base
 from queryweave.server.feedback import append_feedback, to_query_log
 from queryweave.server.progress import pending_clarification, shape_output, stream_events
 from queryweave.server.suggestions import Suggestions
@@ -97,6 +101,24 @@ class QueryService:
             path.write_bytes(data)
         return str(path)
 
+    def context_for(self, options: dict[str, Any] | None = None) -> Context:
+        """The service's context with a request's `profile` and `features` applied."""
+        options = options or {}
+        ctx = self.ctx
+        if options.get("profile"):
+            if options["profile"] not in {"fast", "balanced", "accurate"}:
+                raise ServiceError(f"unknown profile {options['profile']!r} (fast | balanced | accurate)")
+            ctx = ctx.with_overrides(profile=options["profile"])
+        if options.get("features"):
+            ctx = ctx.with_overrides(features=",".join(f for f in (options["features"], ctx.features) if f))
+        return ctx
+
+    def require_knowledge_base(self, ctx: Context) -> None:
+        """`ServiceError` 503 when the data dir holds no knowledge base (nothing is created there)."""
+        problem = missing_knowledge_base(ctx)
+        if problem:
+            raise ServiceError(problem, 503)
+
     def _clean(self, question: str | None, image: str | None, resume: str | None,
                thread_id: str | None) -> tuple[str, str | None]:
         """The cleaned (question, resume); `ServiceError` for what cannot be run."""
@@ -111,22 +133,26 @@ class QueryService:
 
     # -- runs ----------------------------------------------------------------------------------
     def ask(self, question: str | None, thread_id: str | None = None, image: str | None = None,
-            resume: str | None = None) -> dict[str, Any]:
+            resume: str | None = None, options: dict[str, Any] | None = None) -> dict[str, Any]:
         """Answer (or resume) on a thread; returns the API output (`clarification` when it asks)."""
         from queryweave.graph.run import run_question
 
+        ctx = self.context_for(options)
+        self.require_knowledge_base(ctx)
         question, resume = self._clean(question, image, resume, thread_id)
         path = self.save_image(image) if resume is None else None
-        result = run_question(self.ctx, question, thread_id or new_thread_id(), resume, path)
-        return shape_output(result)
+        result = run_question(ctx, question, thread_id or new_thread_id(), resume, path)
+        return shape_output(result) | {"profile": ctx.profile}
 
     def resume(self, thread_id: str, choice: str) -> dict[str, Any]:
         """Continue a thread that asked for clarification with the user's choice."""
         return self.ask(None, thread_id, resume=choice)
 
     def stream(self, question: str | None, thread_id: str | None = None, image: str | None = None,
-               resume: str | None = None) -> Iterator[dict[str, Any]]:
+               resume: str | None = None, options: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
         """Progress events of a run (see `queryweave.server.progress`); validation errors raise first."""
+        ctx = self.context_for(options)
+        self.require_knowledge_base(ctx)
         question, resume = self._clean(question, image, resume, thread_id)
         thread_id = thread_id or new_thread_id()
         if resume is not None:
@@ -136,7 +162,8 @@ class QueryService:
             path = self.save_image(image)
             if path:
                 payload["image"] = path
-        return stream_events(self.graph, self.ctx, payload, thread_id)
+        events = stream_events(self.graph, ctx, payload, thread_id)
+        return ({**e, "profile": ctx.profile} if e.get("event") == "answer" else e for e in events)
 
     # -- feedback and state -------------------------------------------------------------------
     def state_values(self, thread_id: str) -> dict[str, Any]:
