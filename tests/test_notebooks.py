@@ -91,7 +91,7 @@ def _cell(name: str, marker: str) -> str:
 
 def test_quickstart_check_fails_when_the_answer_lacks_the_number(monkeypatch):
     """The quick start's own check is about the fact it shows (100 connections), not just a word."""
-    import queryweave.cli.ask as ask
+    import queryweave.graph.run as ask
 
     source = _cell("01_quickstart.ipynb", "run_question(ctx,")
     cited = [{"chunk_id": "c1", "source": "databases/postgresql-max-connections.md", "title": "max_connections",

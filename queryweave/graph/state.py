@@ -71,6 +71,7 @@ class State(InputState, OutputState, total=False):
     """The full state the nodes share."""
 
     messages: Annotated[list[AnyMessage], add_messages]
+    image_text: str  # text read from this turn's image (pasted logs and screenshots name many things)
     language: str
     constraints: dict[str, Any]
     complexity: dict[str, Any]

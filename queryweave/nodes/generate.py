@@ -19,9 +19,9 @@ from queryweave.config import context_of
 from queryweave.models import call_text, get_chat_model, resolve_backend
 from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.prompts import pick
-from queryweave.prompts.generate import NEAREST, NOT_FOUND, NOTHING_ABOUT, SYSTEM
+from queryweave.prompts.generate import NEAREST, NOT_ANSWERED_FOR, NOT_FOUND, NOTHING_ABOUT, SYSTEM
 from queryweave.tools.common.validation import fence_passages
-from queryweave.tools.grounding.coverage import missing_names
+from queryweave.tools.grounding.coverage import missing_names, unsupported_names
 from queryweave.tools.grounding.extractive import extract_answer
 from queryweave.tools.stores.embeddings import embedding_outage
 
@@ -65,10 +65,13 @@ def embedder(ctx: Any):
     return embed
 
 
-def abstention(question: str, docs: list[dict[str, Any]], lang: str, names: list[str]) -> dict[str, Any]:
-    """The answer that declines: what is missing (when known) and the closest pages, none cited."""
+def abstention(question: str, docs: list[dict[str, Any]], lang: str, names: list[str],
+               in_corpus: bool = False) -> dict[str, Any]:
+    """The answer that declines: what is missing (when known) and the closest pages, none cited.
+    `in_corpus`: the names occur in the corpus, but not in any passage that would answer."""
     titles = list(dict.fromkeys(d.get("title") or d.get("source") or "" for d in docs))[:3]
-    text = pick(NOTHING_ABOUT, lang).format(names=", ".join(names)) if names else pick(NOT_FOUND, lang)
+    template = NOT_ANSWERED_FOR if in_corpus else NOTHING_ABOUT
+    text = pick(template, lang).format(names=", ".join(names)) if names else pick(NOT_FOUND, lang)
     if titles and any(titles):
         text += pick(NEAREST, lang).format(titles=("、" if lang == "zh" else "; ").join(t for t in titles if t))
     nearest = [{"source": d.get("source"), "title": d.get("title", "")} for d in docs[:3]]
@@ -87,8 +90,11 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {"backend": backend, "language": lang}
     if not docs:
         return out | abstention(question, docs, lang, [])
+    # Names the user typed count, not those only in a screenshot's text (a pasted log names many things).
+    image_text = state.get("image_text") or ""
+    typed = " ".join(w for w in question.split() if w not in image_text) if image_text else question
     if ctx.feature("abstain"):
-        missing = missing_names(question, knowledge_base(ctx).bm25().knows)
+        missing = missing_names(typed, knowledge_base(ctx).bm25().knows)
         if missing:
             return out | abstention(question, docs, lang, missing)
     llm = get_chat_model(ctx.model_settings()) if backend != "rules" else None
@@ -110,5 +116,9 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
                                                        f"generate: {down}; answer scored without embeddings"]}
     if not ext.answer:
         return out | abstention(question, docs, lang, [])
+    evidence = [f"{c.get('title') or ''}\n{c.get('source') or ''}\n{c['text']}" for c in ext.citations]
+    apart = unsupported_names(typed, evidence) if ctx.feature("abstain") else []
+    if apart:  # the chosen sentences come from pages that never name what was asked about
+        return out | abstention(question, docs, lang, apart, in_corpus=True)
     conf = 0.6 * min(1.0, ext.coverage) + 0.4 * retrieval_confidence(docs)
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": round(conf, 3), "abstained": False}

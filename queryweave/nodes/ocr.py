@@ -34,7 +34,7 @@ def ocr(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     if not text:
         return {"image": "", "degraded_reasons": ["ocr: no text found in the image"]}
     cleaned = sanitize_question(merge_question(question, text))
-    out: dict[str, Any] = {"image": "", "question": cleaned.text}
+    out: dict[str, Any] = {"image": "", "question": cleaned.text, "image_text": text}
     if cleaned.notes:
         out["input_notes"] = [*(state.get("input_notes") or []), *(f"image text: {n}" for n in cleaned.notes)]
     if not question.strip():  # an image alone: answer in the image's language

@@ -25,6 +25,11 @@ NOTHING_ABOUT = {
     "zh": "知识库中没有关于 {names} 的内容，无法回答这个问题。",
 }
 
+NOT_ANSWERED_FOR = {
+    "en": "No passage of the knowledge base answers this for {names}.",
+    "zh": "知识库中没有针对 {names} 回答这个问题的内容。",
+}
+
 NEAREST = {
     "en": " Closest pages: {titles}.",
     "zh": "最接近的页面：{titles}。",

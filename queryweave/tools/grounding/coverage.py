@@ -10,7 +10,8 @@ form alone — no list of known names, nothing fitted:
   (digits, `_`, `.`, inner capitals: `maximumPoolSize`, `max_connections`, `HTTP/2`); a sentence's
   first word only when it is such an identifier.
 `missing_names(question, knows)` keeps those for which `knows(name)` (every index token of the name
-occurs in the corpus) is false.
+occurs in the corpus) is false; `unsupported_names(question, passages)` those that no passage of an
+answer's evidence mentions.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from queryweave.tools.common.text import EN_STOPWORDS, detect_language
+from queryweave.tools.common.text import EN_STOPWORDS, detect_language, tokenize
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.+#/-]*[A-Za-z0-9+#]|[A-Za-z]")
 _IDENTIFIER = re.compile(r"[0-9_.]|[a-z][A-Z]")
@@ -50,3 +51,15 @@ def question_names(question: str) -> list[str]:
 def missing_names(question: str, knows: Callable[[str], bool]) -> list[str]:
     """Names of the question that the corpus never mentions."""
     return [name for name in question_names(question) if not knows(name)]
+
+
+def unsupported_names(question: str, passages: list[str]) -> list[str]:
+    """Names of the question that none of `passages` (the answer's evidence) mentions: an answer drawn
+    from pages about something else ("MySQL's default" answered from a PostgreSQL page)."""
+    texts = [set(tokenize(p, stopwords=False)) for p in passages]
+    out = []
+    for name in question_names(question):
+        tokens = set(tokenize(name, stopwords=False))
+        if tokens and not any(tokens <= t for t in texts):
+            out.append(name)
+    return out

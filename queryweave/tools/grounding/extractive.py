@@ -201,15 +201,20 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         elif asks_value and cov > 0 and _DIGIT.search(unit):
             score *= 1.15  # the question wants a value and this unit states one
         if cov > 0 or sem > 0.8:
-            scored.append((score, cov, d_idx, u_idx, f"{lead_text} {unit}" if lean else unit))
+            scored.append((score, cov, d_idx, u_idx, f"{lead_text} {unit}" if lean else unit,
+                           unit[:60], lead_text[:60] if lean else ""))
     scored.sort(key=lambda x: -x[0])
     chosen, seen = [], set()
     best = scored[0][0] if scored else 0.0
     for item in scored:
-        key = item[4][:60]
-        if key in seen or item[0] < max(min_score, 0.5 * best):
+        own, lead = item[5], item[6]
+        if own in seen or item[0] < max(min_score, 0.5 * best):
             continue
-        seen.add(key)
+        if lead in seen:  # its sentence before was chosen alone: show the two together instead
+            chosen = [item if c[5] == lead else c for c in chosen]
+            seen.add(own)
+            continue
+        seen.update(k for k in (own, lead) if k)
         chosen.append(item)
         if len(chosen) >= max_sentences:
             break
@@ -218,7 +223,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
     cite_no: dict[int, int] = {}
     citations, parts, sentences = [], [], []
-    for _, cov, d_idx, _u_idx, unit in chosen:
+    for _, cov, d_idx, _u_idx, unit, *_keys in chosen:
         if d_idx not in cite_no:
             cite_no[d_idx] = len(cite_no) + 1
             doc = documents[d_idx]

