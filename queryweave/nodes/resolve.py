@@ -23,6 +23,7 @@ TURN_RESET: dict[str, Any] = {
     "sql": "", "cypher": "", "rows": [], "verdicts": [], "citations": [], "answer": "", "attempt": 0,
     "reflection": {}, "grade": {}, "route": "", "strategy": "", "ambiguity": {},
     "needs_retrieval": True, "intent": "", "k": 0, "confidence": 0.0, "low_confidence": False,
+    "transcript": "",
 }
 
 
