@@ -3,7 +3,8 @@
 One `QueryService` per app and data dir. Plain calls go through `queryweave.cli.ask.run_question` (the
 same path as the CLI, with the SQLite/PostgreSQL checkpointer); streaming runs the service's own
 compiled graph (built once, same checkpointer) through `queryweave.server.progress`. Uploaded images
-(data: URLs or base64) are saved under `<data_dir>/uploads/` and the graph gets the file's path.
+(data: URLs or base64) are saved under `<data_dir>/uploads/` and the graph gets the file's path; so are
+uploaded audio recordings (the `speech` node transcribes them; 501 when the voice extra is missing).
 """
 
 from __future__ import annotations
@@ -97,6 +98,29 @@ class QueryService:
             path.write_bytes(data)
         return str(path)
 
+    def save_audio(self, audio: str | None) -> str | None:
+        """Store an uploaded audio (data: URL or base64, at most the image limit) under `<data_dir>/uploads/`."""
+        if not audio:
+            return None
+        from queryweave.tools.media.speech import MAX_AUDIO_BYTES, decode_audio_bytes, speech_status
+
+        try:
+            data = decode_audio_bytes(audio)
+        except ValueError as exc:
+            raise ServiceError(str(exc)) from exc
+        if data is None:
+            raise ServiceError("send the audio as a data: URL or base64 (server paths are not accepted)")
+        if len(data) > MAX_AUDIO_BYTES:
+            raise ServiceError(f"audio too large (over {MAX_AUDIO_BYTES // (1024 * 1024)} MB)", 413)
+        if (missing := speech_status()) is not None:
+            raise ServiceError(missing, 501)
+        folder = self.ctx.path / "uploads"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{hashlib.sha256(data).hexdigest()[:24]}.audio"
+        if not path.exists():
+            path.write_bytes(data)
+        return str(path)
+
     def _clean(self, question: str | None, image: str | None, resume: str | None,
                thread_id: str | None) -> tuple[str, str | None]:
         """The cleaned (question, resume); `ServiceError` for what cannot be run."""
@@ -111,13 +135,14 @@ class QueryService:
 
     # -- runs ----------------------------------------------------------------------------------
     def ask(self, question: str | None, thread_id: str | None = None, image: str | None = None,
-            resume: str | None = None) -> dict[str, Any]:
+            resume: str | None = None, audio: str | None = None, audio_language: str | None = None) -> dict[str, Any]:
         """Answer (or resume) on a thread; returns the API output (`clarification` when it asks)."""
         from queryweave.cli.ask import run_question
 
-        question, resume = self._clean(question, image, resume, thread_id)
+        question, resume = self._clean(question, image or audio, resume, thread_id)
         path = self.save_image(image) if resume is None else None
-        result = run_question(self.ctx, question, thread_id or new_thread_id(), resume, path)
+        sound = self.save_audio(audio) if resume is None else None
+        result = run_question(self.ctx, question, thread_id or new_thread_id(), resume, path, sound, audio_language)
         return shape_output(result)
 
     def resume(self, thread_id: str, choice: str) -> dict[str, Any]:
@@ -125,9 +150,10 @@ class QueryService:
         return self.ask(None, thread_id, resume=choice)
 
     def stream(self, question: str | None, thread_id: str | None = None, image: str | None = None,
-               resume: str | None = None) -> Iterator[dict[str, Any]]:
+               resume: str | None = None, audio: str | None = None,
+               audio_language: str | None = None) -> Iterator[dict[str, Any]]:
         """Progress events of a run (see `queryweave.server.progress`); validation errors raise first."""
-        question, resume = self._clean(question, image, resume, thread_id)
+        question, resume = self._clean(question, image or audio, resume, thread_id)
         thread_id = thread_id or new_thread_id()
         if resume is not None:
             payload: Any = Command(resume=resume)
@@ -136,6 +162,9 @@ class QueryService:
             path = self.save_image(image)
             if path:
                 payload["image"] = path
+            sound = self.save_audio(audio)
+            if sound:
+                payload |= {"audio": sound, "audio_language": audio_language or ""}
         return stream_events(self.graph, self.ctx, payload, thread_id)
 
     # -- feedback and state -------------------------------------------------------------------
