@@ -102,6 +102,45 @@ document.addEventListener("paste", (ev) => {
   if (file) readImage(file);
 });
 
+// ---------------------------------------------------------------- audio input (transcribed on the server)
+state.audio = null;
+let recorder = null;
+function readAudio(file) {
+  if (!file) return;
+  if (file.size > 10 * 1024 * 1024) { setStatus("Audio too large (over 10 MB).", true); return; }
+  const reader = new FileReader();
+  reader.onload = () => {
+    state.audio = reader.result;
+    $("audio-name").textContent = `Audio: ${file.name || "recording"}`;
+    $("audio-chip").hidden = false;
+  };
+  reader.readAsDataURL(file);
+}
+function clearAudio() { state.audio = null; $("audio").value = ""; $("audio-chip").hidden = true; }
+$("audio").addEventListener("change", (ev) => readAudio(ev.target.files[0]));
+$("audio-clear").addEventListener("click", clearAudio);
+$("record").addEventListener("click", async () => {
+  if (recorder && recorder.state === "recording") { recorder.stop(); return; }
+  if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined") {
+    setStatus("This browser cannot record; attach an audio file instead.", true); return;
+  }
+  try {
+    const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    const chunks = [];
+    recorder = new MediaRecorder(stream);
+    recorder.ondataavailable = (ev) => { if (ev.data.size) chunks.push(ev.data); };
+    recorder.onstop = () => {
+      stream.getTracks().forEach((t) => t.stop());
+      $("record").textContent = "● Record"; $("record").setAttribute("aria-pressed", "false");
+      setStatus("Recorded; press Ask (a typed question is sent with it).");
+      readAudio(new File(chunks, "recording.webm", { type: recorder.mimeType || "audio/webm" }));
+    };
+    recorder.start();
+    $("record").textContent = "■ Stop"; $("record").setAttribute("aria-pressed", "true");
+    setStatus("Recording… press Stop when done.");
+  } catch (err) { setStatus(`Microphone unavailable: ${err.message || err}`, true); }
+});
+
 // ---------------------------------------------------------------- progress
 function resetResult() {
   state.tokenId = null;
@@ -162,7 +201,8 @@ function renderAnswer(out) {
   $("meta").innerHTML = meta.map((m) => `<span>${escapeHtml(m)}</span>`).join("")
     + (out.degraded ? `<span class="low" title="${escapeHtml((out.degraded_reasons || []).join("; "))}">degraded</span>` : "")
     + (out.resolved_query && out.resolved_query !== $("q").value.trim()
-      ? `<span title="the question the graph answered">as: ${escapeHtml(out.resolved_query)}</span>` : "");
+      ? `<span title="the question the graph answered">as: ${escapeHtml(out.resolved_query)}</span>` : "")
+    + (out.transcript ? `<span title="what the speech recogniser heard">heard: ${escapeHtml(out.transcript)}</span>` : "");
   $("citations").innerHTML = state.citations.map((c) =>
     `<li><a class="source" data-n="${c.n}">${escapeHtml(c.title || c.source || c.chunk_id)}</a> <span class="muted">${escapeHtml(c.source || "")}</span></li>`).join("");
   $("result").hidden = false;
@@ -261,13 +301,15 @@ async function runStream(body) {
 }
 function ask() {
   const question = $("q").value.trim();
-  if (!question && !state.image) { setStatus("Type a question first.", true); return; }
+  if (!question && !state.image && !state.audio) { setStatus("Type a question first.", true); return; }
   hideSuggestions();
   resetResult();
   setStatus("Working…");
   const body = { question, thread_id: state.threadId };
   if (state.image) body.image = state.image;
   state.image = null; $("image").value = ""; $("image-chip").hidden = true;
+  if (state.audio) body.audio = state.audio;
+  clearAudio();
   runStream(body);
 }
 function resume(choice) {
