@@ -51,7 +51,7 @@ def test_profiles_use_it_only_where_measured(tmp_path: Path):
                                        features="onnx_rerank=off"))
     assert balanced.rerank == "features" and off.rerank == "features" and off.rerank_depth == 100
     if available():
-        assert accurate.rerank == "onnx-cross-encoder" and accurate.rerank_depth == 50
+        assert accurate.rerank == "onnx-cross-encoder" and accurate.rerank_depth == 20
     else:
         assert accurate.rerank == "features"
 

@@ -8,7 +8,7 @@ measured ones (bench/results_retrieval.md): strategies that did not help stay of
 |----------|------|------------------------------|-------------------------------------|
 | fast     | 50   | hybrid (z-score fusion) only | nothing                             |
 | balanced | 100  | hybrid + PRF + title links + feature rerank (query-gated) | nothing unless switched on |
-| accurate | 200  | balanced + decomposition; ONNX cross-encoder (top 50, English questions) | + LLM variants, HyDE (LLM rerank without the cross-encoder) |
+| accurate | 200  | balanced + decomposition; ONNX cross-encoder (top 20, English questions) | + LLM variants, HyDE (LLM rerank without the cross-encoder) |
 
 Offline variants (`offline_variants`) and rule decomposition did not help in the measurements and
 are off unless switched on (`features="offline_variants=on"`).
@@ -40,7 +40,7 @@ class Profile:
     cross_encoder_depth: int = 0  # >0: the ONNX cross-encoder (when installed) reranks this many, English only
 
 
-CE_DEPTH = 50
+CE_DEPTH = 20
 """How many candidates the ONNX cross-encoder reranks in `accurate` (bench/results_retrieval.md)."""
 
 PROFILES: dict[str, Profile] = {
