@@ -65,7 +65,7 @@ def test_context_schema_is_configurable(client):
     props = schemas["context_schema"]["properties"]
     assert {"data_dir", "llm", "embedding", "k_max", "features"} <= set(props)
     assert "back-end" in props["llm"]["description"]
-    assert set(schemas["input_schema"]["properties"]) == {"question", "image"}
+    assert set(schemas["input_schema"]["properties"]) == {"question", "image", "audio", "audio_language"}
     assert {"answer", "citations"} <= set(schemas["output_schema"]["properties"])
 
 

@@ -24,7 +24,10 @@ def test_profiles_choose_strategies_and_pool(tmp_path: Path):
     assert fast.pool == 50 and fast.strategies() == ["hybrid"]
     assert balanced.pool == 100 and balanced.links and balanced.prf and balanced.rerank == "features"
     assert not balanced.offline_variants and not balanced.decompose
-    assert accurate.pool == 200 and accurate.rerank == "features" and accurate.prf
+    from queryweave.tools.retrieval.onnx_cross_encoder import available  # the rerank-onnx extra
+
+    assert accurate.pool == 200 and accurate.rerank == ("onnx-cross-encoder" if available() else "features")
+    assert accurate.prf
     assert accurate.llm_variants == 0 and not accurate.hyde  # no LLM configured: offline only
     on = settings_for_context(Context(data_dir=str(tmp_path), llm="rules", profile="fast", features="prf=on"))
     assert on.prf and on.pool == 50
@@ -36,7 +39,9 @@ def test_accurate_profile_uses_the_llm(tmp_path: Path, monkeypatch):
     llm = ScriptedChatModel(responses=["x"])
     monkeypatch.setattr(models, "get_chat_model", lambda ctx: llm)
     s = settings_for_context(Context(data_dir=str(tmp_path), llm="openai", profile="accurate"))
-    assert s.llm is llm and s.llm_variants == 4 and s.hyde and s.rerank == "llm"
+    s_no_ce = settings_for_context(Context(data_dir=str(tmp_path), llm="openai", profile="accurate",
+                                           features="onnx_rerank=off"))
+    assert s.llm is llm and s.llm_variants == 4 and s.hyde and s_no_ce.rerank == "llm"
     graph_side = settings_for("factual", 100, Context(data_dir=str(tmp_path), llm="openai", profile="accurate"))
     assert graph_side.llm_variants == 0 and not graph_side.decompose and graph_side.rerank == "none"
     assert graph_side.hyde and graph_side.llm is llm  # HyDE runs inside retrieve

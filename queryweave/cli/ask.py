@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from queryweave.cli.main import fail, print_json
@@ -34,15 +35,24 @@ def run(args: argparse.Namespace) -> int:
     if question == "-":
         stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: invalid UTF-8 becomes U+FFFD, no crash
         question = to_text(stdin.read())
-    if args.resume is None and not (question and question.strip()) and not args.image:
+    media = bool(args.image or args.audio)
+    if args.audio and args.resume is None:  # say what is missing before the graph runs
+        from queryweave.tools.media.speech import speech_status
+
+        if not Path(args.audio).expanduser().is_file():
+            return fail(f"audio file not found: {args.audio}")
+        if (missing := speech_status()) is not None:
+            return fail(missing)
+    if args.resume is None and not (question and question.strip()) and not media:
         return fail("empty question: give the question as an argument (or '-' to read stdin)")
     if args.resume is not None and not args.thread:
         return fail("--resume needs --thread ID (the thread that asked for clarification)")
     if args.resume is not None:
         args.resume = clean_question(args.resume)
     else:  # control characters, invalid UTF-8 (surrogate-escaped argv bytes) and the length limit
-        question = clean_question(question, allow_empty=bool(args.image))
-    result = run_question(args.context, question, args.thread, args.resume, args.image)
+        question = clean_question(question, allow_empty=media)
+    result = run_question(args.context, question, args.thread, args.resume, args.image, args.audio,
+                          args.audio_language)
     out = shape(result)
     print_json(out) if args.json else print_human(out)
     return 0
@@ -55,5 +65,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--thread", default=None, help="conversation thread id (memory across turns)")
     p.add_argument("--resume", default=None, help="answer to a clarification question (with --thread)")
     p.add_argument("--image", default=None, help="an image whose text (OCR) joins the question")
+    p.add_argument("--audio", default=None, metavar="FILE",
+                   help="a spoken question (wav/mp3/ogg/webm; needs the voice extra): its transcript joins the question")
+    p.add_argument("--audio-language", default=None, choices=["zh", "en"], help="the audio's language (else detected)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)

@@ -25,6 +25,7 @@ from queryweave.nodes.retrieve import retrieve
 from queryweave.nodes.rewrite import rewrite
 from queryweave.nodes.route import route
 from queryweave.nodes.self_query import self_query
+from queryweave.nodes.speech import speech
 from queryweave.nodes.structured import text_to_cypher, text_to_sql
 from queryweave.nodes.summary_retrieve import summary_retrieve
 
@@ -60,7 +61,7 @@ def after_reflect(state: State) -> Literal["rewrite", "finish"]:
 def build_graph(checkpointer: Any = None):
     """Compile the QueryWeave graph, optionally with a checkpointer for conversation memory."""
     builder = StateGraph(State, context_schema=Context, input_schema=InputState, output_schema=OutputState)
-    for name, node in [("begin", begin), ("ocr", ocr), ("resolve", resolve), ("necessity", necessity),
+    for name, node in [("begin", begin), ("ocr", ocr), ("speech", speech), ("resolve", resolve), ("necessity", necessity),
                        ("respond_direct", respond_direct), ("analyze", analyze), ("clarify", clarify),
                        ("route", route), ("self_query", self_query), ("text_to_sql", text_to_sql),
                        ("text_to_cypher", text_to_cypher), ("summary_retrieve", summary_retrieve),
@@ -70,7 +71,8 @@ def build_graph(checkpointer: Any = None):
         builder.add_node(name, node)
     builder.add_edge(START, "begin")
     builder.add_edge("begin", "ocr")
-    builder.add_edge("ocr", "resolve")
+    builder.add_edge("ocr", "speech")
+    builder.add_edge("speech", "resolve")
     builder.add_edge("resolve", "necessity")
     builder.add_conditional_edges("necessity", after_necessity)
     builder.add_edge("respond_direct", "finish")

@@ -10,7 +10,8 @@ from queryweave.config import Context
 
 
 def run_question(ctx: Context, question: str | None, thread_id: str | None = None,
-                 resume: str | None = None, image: str | None = None) -> dict[str, Any]:
+                 resume: str | None = None, image: str | None = None, audio: str | None = None,
+                 audio_language: str | None = None) -> dict[str, Any]:
     """Invoke the graph with the SQLite/PostgreSQL checkpointer; returns the output plus `thread_id`."""
     from langgraph.types import Command
 
@@ -26,6 +27,10 @@ def run_question(ctx: Context, question: str | None, thread_id: str | None = Non
         payload = {"question": question or ""}
         if image:
             payload["image"] = image
+        if audio:  # transcribed by the `speech` node (tools/media/speech.py)
+            payload["audio"] = audio
+            if audio_language:
+                payload["audio_language"] = audio_language
     result = dict(graph.invoke(payload, config=config, context=ctx))
     interrupts = result.pop("__interrupt__", None)
     if interrupts:
@@ -59,7 +64,8 @@ def shape(result: dict[str, Any]) -> dict[str, Any]:
         "degraded": bool(result.get("degraded")),
         "abstained": bool(result.get("abstained")),
     }
-    for key in ("missing_terms", "nearest", "clarification", "sql", "cypher", "rows", "verdicts", "strategy", "attempts", "degraded_reasons"):
+    for key in ("missing_terms", "nearest", "clarification", "sql", "cypher", "rows", "verdicts", "strategy", "attempts", "degraded_reasons",
+                "transcript"):
         if result.get(key):
             out[key] = result[key]
     return out

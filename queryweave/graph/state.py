@@ -30,10 +30,12 @@ def extend_list(left: list | None, right: list | None) -> list:
 
 
 class InputState(TypedDict, total=False):
-    """What a caller sends: the question (and optionally an image's path for OCR)."""
+    """What a caller sends: the question (and optionally an image's path for OCR, audio for speech-to-text)."""
 
     question: str
     image: str
+    audio: str  # a path, data: URL or base64 of a spoken question (nodes/speech.py)
+    audio_language: str  # "zh" / "en" to skip language detection
 
 
 class OutputState(TypedDict, total=False):
@@ -65,6 +67,7 @@ class OutputState(TypedDict, total=False):
     timings: Annotated[dict[str, float], merge_dicts]
     backend: str
     input_notes: list[str]
+    transcript: str  # what `speech` heard
 
 
 class State(InputState, OutputState, total=False):

@@ -90,9 +90,10 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {"backend": backend, "language": lang}
     if not docs:
         return out | abstention(question, docs, lang, [])
-    # Names the user typed count, not those only in a screenshot's text (a pasted log names many things).
-    image_text = state.get("image_text") or ""
-    typed = " ".join(w for w in question.split() if w not in image_text) if image_text else question
+    # Names the user typed count, not those only in a screenshot's text (a pasted log names many things)
+    # or in a transcript (speech recognition splits and misspells names: "HikariCP" heard as "Hikari CP").
+    heard = " ".join(t for t in (state.get("image_text"), state.get("transcript")) if t)
+    typed = " ".join(w for w in question.split() if w not in heard) if heard else question
     if ctx.feature("abstain"):
         missing = missing_names(typed, knowledge_base(ctx).bm25().knows)
         if missing:

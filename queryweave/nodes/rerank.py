@@ -16,7 +16,7 @@ from typing import Any
 from queryweave.config import context_of
 from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.tools.retrieval.expansion import names_entities
-from queryweave.tools.retrieval.profiles import settings_for_context
+from queryweave.tools.retrieval.profiles import reranker_for_query, settings_for_context
 from queryweave.tools.retrieval.rerank import get_reranker
 from queryweave.tools.stores.querylog import LogEntry, RetrievalLog
 
@@ -46,11 +46,13 @@ def rerank(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     settings = settings_for_context(ctx, state.get("intent"))
     question = query_of(state)
-    gate_out = settings.rerank == "features" and settings.query_gate and not names_entities(question)
-    if settings.rerank != "none" and len(candidates) > 1 and not gate_out:
+    name = reranker_for_query(settings.rerank, question)  # English-only models: features for Chinese
+    gate_out = name == "features" and settings.query_gate and not names_entities(question)
+    if name != "none" and len(candidates) > 1 and not gate_out:
         try:
-            reranker = get_reranker(settings.rerank, kb=knowledge_base(ctx), llm=settings.llm)
-            candidates = reranker.rerank(question, candidates)
+            reranker = get_reranker(name, kb=knowledge_base(ctx), llm=settings.llm)
+            head, tail = candidates[: settings.rerank_depth], candidates[settings.rerank_depth :]
+            candidates = reranker.rerank(question, head) + tail
             errors = getattr(reranker, "errors", [])
             if errors:
                 out |= {"degraded": True, "degraded_reasons": [f"rerank: {errors[0]}; kept retrieval order"]}

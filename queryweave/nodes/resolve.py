@@ -29,6 +29,7 @@ TURN_RESET: dict[str, Any] = {
     "reflection": {}, "grade": {}, "route": "", "strategy": "", "ambiguity": {},
     "needs_retrieval": True, "intent": "", "k": 0, "confidence": 0.0, "low_confidence": False,
     "abstained": False, "missing_terms": [], "nearest": [], "image_text": "",
+    "transcript": "",
 }
 
 

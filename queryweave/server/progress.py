@@ -18,7 +18,7 @@ from queryweave.graph.run import shape
 from queryweave.server.schemas import jsonable
 
 STEP_LABELS = {
-    "begin": "Starting", "ocr": "Reading the image", "resolve": "Resolving the question",
+    "begin": "Starting", "ocr": "Reading the image", "speech": "Transcribing the audio", "resolve": "Resolving the question",
     "necessity": "Deciding whether to search", "respond_direct": "Answering directly",
     "analyze": "Analysing intent", "clarify": "Asking for clarification", "route": "Choosing a strategy",
     "rewrite": "Rewriting the query", "self_query": "Building a metadata filter", "retrieve": "Retrieving",

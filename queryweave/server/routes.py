@@ -116,7 +116,15 @@ def health(request: Request) -> dict[str, Any]:
     return {"status": "ok", "data_dir": str(svc.ctx.data_dir),
             "knowledge_base": (Path(svc.ctx.data_dir).expanduser() / "catalog.sqlite").exists(),
             "llm": resolve_backend(svc.ctx.model_settings()), "embedding": svc.ctx.embedding,
-            "ocr": ocr is None, "ocr_message": ocr}
+            "ocr": ocr is None, "ocr_message": ocr} | _speech_health()
+
+
+def _speech_health() -> dict[str, Any]:
+    """Whether speech input works (the voice extra; cheap: loads no model)."""
+    from queryweave.tools.media.speech import speech_status
+
+    message = speech_status()
+    return {"speech": message is None, "speech_message": message}
 
 
 @router.get("/suggest")
@@ -131,7 +139,8 @@ def suggest(request: Request, q: str = Query("", max_length=200),
 @router.post("/ask", responses=ASK_ERRORS)
 def ask(request: Request, body: AskInput) -> dict[str, Any]:
     """Answer a question (JSON); `clarification` is set when the graph asks first."""
-    return service_of(request).ask(body.question, body.thread_id, body.image, body.resume)
+    return service_of(request).ask(body.question, body.thread_id, body.image, body.resume, audio=body.audio,
+                                   audio_language=body.audio_language)
 
 
 @router.post("/resume", responses=BAD_REQUEST | NOT_WAITING | TOO_LARGE | UNAVAILABLE)
@@ -155,6 +164,7 @@ def sse(events: Iterator[dict[str, Any]]) -> Iterator[str]:
 @router.post("/ask/stream", response_class=StreamingResponse, responses=SSE | ASK_ERRORS)
 def ask_stream(request: Request, body: StreamRequest) -> StreamingResponse:
     """Run a question (or a resume) and stream node progress, then the answer, as server-sent events."""
-    events = service_of(request).stream(body.question, body.thread_id, body.image, body.resume)
+    events = service_of(request).stream(body.question, body.thread_id, body.image, body.resume,
+                                        audio=body.audio, audio_language=body.audio_language)
     return StreamingResponse(sse(events), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -36,7 +36,7 @@ def _fields(value: Any) -> dict[str, Any]:
         value = {"question": value}
     if not isinstance(value, dict):
         raise TypeError(f"expected {{'question': ...}}, got {type(value).__name__}")
-    return {k: value.get(k) for k in ("question", "thread_id", "image", "resume")}
+    return {k: value.get(k) for k in ("question", "thread_id", "image", "resume", "audio", "audio_language")}
 
 
 Profile = Literal["fast", "balanced", "accurate"]

@@ -57,6 +57,9 @@ class AskInput(CleanText):
     question: str = Field("", max_length=MAX_QUESTION_CHARS, description="The question (zh or en).")
     thread_id: str | None = Field(None, max_length=128, description="Conversation thread; created when empty.")
     image: str | None = Field(None, description="An image as a data: URL or base64 (its text joins the question).")
+    audio: str | None = Field(None, description="A spoken question (wav/mp3/ogg/webm) as a data: URL or base64, "
+                              "at most 10 MB like images (its transcript joins the question; voice extra).")
+    audio_language: Literal["zh", "en"] | None = Field(None, description="The audio's language (else detected).")
     resume: str | None = Field(None, max_length=MAX_QUESTION_CHARS,
                                description="The answer to a pending clarification of `thread_id`.")
 
@@ -94,6 +97,7 @@ class AskOutput(BaseModel):
     profile: str | None = Field(None, description="The speed/precision profile the answer was found with.")
     degraded: bool = False
     degraded_reasons: list[str] = Field(default_factory=list)
+    transcript: str | None = Field(None, description="What was heard in `audio`.")
     timings: dict[str, float] = Field(default_factory=dict)
     clarification: Clarification | None = None
     event: str | None = Field(None, description="In a stream: start | step | token | clarify | answer.")

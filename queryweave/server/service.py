@@ -3,7 +3,8 @@
 One `QueryService` per app and data dir. Plain calls go through `queryweave.graph.run.run_question` (the
 same path as the CLI, with the SQLite/PostgreSQL checkpointer); streaming runs the service's own
 compiled graph (built once, same checkpointer) through `queryweave.server.progress`. Uploaded images
-(data: URLs or base64) are saved under `<data_dir>/uploads/` and the graph gets the file's path.
+(data: URLs or base64) are saved under `<data_dir>/uploads/` and the graph gets the file's path; so are
+uploaded audio recordings (the `speech` node transcribes them; 501 when the voice extra is missing).
 `options` (from LangServe's `configurable`) override `profile` and prepend `features` per request.
 A data dir without a knowledge base answers 503 before anything runs (see
 `queryweave.nodes.common.missing_knowledge_base`).
@@ -119,6 +120,29 @@ class QueryService:
         if problem:
             raise ServiceError(problem, 503)
 
+    def save_audio(self, audio: str | None) -> str | None:
+        """Store an uploaded audio (data: URL or base64, at most the image limit) under `<data_dir>/uploads/`."""
+        if not audio:
+            return None
+        from queryweave.tools.media.speech import MAX_AUDIO_BYTES, decode_audio_bytes, speech_status
+
+        try:
+            data = decode_audio_bytes(audio)
+        except ValueError as exc:
+            raise ServiceError(str(exc)) from exc
+        if data is None:
+            raise ServiceError("send the audio as a data: URL or base64 (server paths are not accepted)")
+        if len(data) > MAX_AUDIO_BYTES:
+            raise ServiceError(f"audio too large (over {MAX_AUDIO_BYTES // (1024 * 1024)} MB)", 413)
+        if (missing := speech_status()) is not None:
+            raise ServiceError(missing, 501)
+        folder = self.ctx.path / "uploads"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{hashlib.sha256(data).hexdigest()[:24]}.audio"
+        if not path.exists():
+            path.write_bytes(data)
+        return str(path)
+
     def _clean(self, question: str | None, image: str | None, resume: str | None,
                thread_id: str | None) -> tuple[str, str | None]:
         """The cleaned (question, resume); `ServiceError` for what cannot be run."""
@@ -133,15 +157,17 @@ class QueryService:
 
     # -- runs ----------------------------------------------------------------------------------
     def ask(self, question: str | None, thread_id: str | None = None, image: str | None = None,
-            resume: str | None = None, options: dict[str, Any] | None = None) -> dict[str, Any]:
+            resume: str | None = None, options: dict[str, Any] | None = None, audio: str | None = None,
+            audio_language: str | None = None) -> dict[str, Any]:
         """Answer (or resume) on a thread; returns the API output (`clarification` when it asks)."""
         from queryweave.graph.run import run_question
 
         ctx = self.context_for(options)
         self.require_knowledge_base(ctx)
-        question, resume = self._clean(question, image, resume, thread_id)
+        question, resume = self._clean(question, image or audio, resume, thread_id)
         path = self.save_image(image) if resume is None else None
-        result = run_question(ctx, question, thread_id or new_thread_id(), resume, path)
+        sound = self.save_audio(audio) if resume is None else None
+        result = run_question(ctx, question, thread_id or new_thread_id(), resume, path, sound, audio_language)
         return shape_output(result) | {"profile": ctx.profile}
 
     def resume(self, thread_id: str, choice: str) -> dict[str, Any]:
@@ -149,11 +175,12 @@ class QueryService:
         return self.ask(None, thread_id, resume=choice)
 
     def stream(self, question: str | None, thread_id: str | None = None, image: str | None = None,
-               resume: str | None = None, options: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+               resume: str | None = None, options: dict[str, Any] | None = None, audio: str | None = None,
+               audio_language: str | None = None) -> Iterator[dict[str, Any]]:
         """Progress events of a run (see `queryweave.server.progress`); validation errors raise first."""
         ctx = self.context_for(options)
         self.require_knowledge_base(ctx)
-        question, resume = self._clean(question, image, resume, thread_id)
+        question, resume = self._clean(question, image or audio, resume, thread_id)
         thread_id = thread_id or new_thread_id()
         if resume is not None:
             payload: Any = Command(resume=resume)
@@ -162,6 +189,9 @@ class QueryService:
             path = self.save_image(image)
             if path:
                 payload["image"] = path
+            sound = self.save_audio(audio)
+            if sound:
+                payload |= {"audio": sound, "audio_language": audio_language or ""}
         events = stream_events(self.graph, ctx, payload, thread_id)
         return ({**e, "profile": ctx.profile} if e.get("event") == "answer" else e for e in events)
 

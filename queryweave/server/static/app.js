@@ -17,7 +17,7 @@ const LABELS = {
         typeFirst: "Type a question first.", noSources: "No sources cited.", chooseOne: "The question is ambiguous: please choose.",
         whichOne: "Which one do you mean?", freeText: "Or say it in your own words…", send: "Send",
         continuing: (c) => `Continuing with “${c}”…`, failed: "The run failed.", connection: "Connection failed",
-        as: "as", degraded: "degraded", route: "route", strategy: "strategy", intent: "intent", k: "k",
+        as: "as", heard: "heard", degraded: "degraded", route: "route", strategy: "strategy", intent: "intent", k: "k",
         confidence: "confidence", backend: "backend", imageLabel: "Image", attach: "Attach a screenshot or photo (its text joins the question)",
         close: "Close", removeImage: "Remove image" },
   zh: { ask: "提问", image: "图片…", newThread: "新对话", steps: "步骤", sources: "来源",
@@ -26,7 +26,7 @@ const LABELS = {
         typeFirst: "请先输入问题。", noSources: "没有引用来源。", chooseOne: "问题有歧义，请选择。",
         whichOne: "你指的是哪一个？", freeText: "或者用自己的话说明…", send: "发送",
         continuing: (c) => `继续：“${c}”…`, failed: "运行失败。", connection: "连接失败",
-        as: "理解为", degraded: "已降级", route: "路由", strategy: "策略", intent: "意图", k: "k",
+        as: "理解为", heard: "听到", degraded: "已降级", route: "路由", strategy: "策略", intent: "意图", k: "k",
         confidence: "置信度", backend: "后端", imageLabel: "图片", attach: "附加截图或照片（其中的文字会加入问题）",
         close: "关闭", removeImage: "移除图片" },
 };
@@ -165,6 +165,45 @@ $("image-clear").addEventListener("click", () => {
 document.addEventListener("paste", (ev) => {
   const file = [...(ev.clipboardData?.files || [])].find((f) => f.type.startsWith("image/"));
   if (file) readImage(file);
+});
+
+// ---------------------------------------------------------------- audio input (transcribed on the server)
+state.audio = null;
+let recorder = null;
+function readAudio(file) {
+  if (!file) return;
+  if (file.size > 10 * 1024 * 1024) { setStatus("Audio too large (over 10 MB).", true); return; }
+  const reader = new FileReader();
+  reader.onload = () => {
+    state.audio = reader.result;
+    $("audio-name").textContent = `Audio: ${file.name || "recording"}`;
+    $("audio-chip").hidden = false;
+  };
+  reader.readAsDataURL(file);
+}
+function clearAudio() { state.audio = null; $("audio").value = ""; $("audio-chip").hidden = true; }
+$("audio").addEventListener("change", (ev) => readAudio(ev.target.files[0]));
+$("audio-clear").addEventListener("click", clearAudio);
+$("record").addEventListener("click", async () => {
+  if (recorder && recorder.state === "recording") { recorder.stop(); return; }
+  if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined") {
+    setStatus("This browser cannot record; attach an audio file instead.", true); return;
+  }
+  try {
+    const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    const chunks = [];
+    recorder = new MediaRecorder(stream);
+    recorder.ondataavailable = (ev) => { if (ev.data.size) chunks.push(ev.data); };
+    recorder.onstop = () => {
+      stream.getTracks().forEach((t) => t.stop());
+      $("record").textContent = "● Record"; $("record").setAttribute("aria-pressed", "false");
+      setStatus("Recorded; press Ask (a typed question is sent with it).");
+      readAudio(new File(chunks, "recording.webm", { type: recorder.mimeType || "audio/webm" }));
+    };
+    recorder.start();
+    $("record").textContent = "■ Stop"; $("record").setAttribute("aria-pressed", "true");
+    setStatus("Recording… press Stop when done.");
+  } catch (err) { setStatus(`Microphone unavailable: ${err.message || err}`, true); }
 });
 
 // ---------------------------------------------------------------- progress
@@ -308,7 +347,8 @@ function renderAnswer(out) {
   $("meta").innerHTML = meta.map((m) => `<span>${escapeHtml(m)}</span>`).join("")
     + (out.degraded ? `<span class="low" title="${escapeHtml((out.degraded_reasons || []).join("; "))}">${t("degraded")}</span>` : "")
     + (out.resolved_query && out.resolved_query !== $("q").value.trim()
-      ? `<span class="as" title="the question the graph answered">${t("as")}: ${escapeHtml(out.resolved_query)}</span>` : "");
+      ? `<span class="as" title="the question the graph answered">${t("as")}: ${escapeHtml(out.resolved_query)}</span>` : "")
+    + (out.transcript ? `<span title="what the speech recogniser heard">${t("heard")}: ${escapeHtml(out.transcript)}</span>` : "");
   $("citations").innerHTML = sourcesHtml(state.citations);
   $("result").hidden = false;
   setStatus(state.citations.length ? "" : t("noSources"));
@@ -408,13 +448,15 @@ async function runStream(body) {
 function ask() {
   const question = $("q").value.trim();
   cancelSuggestions();
-  if (!question && !state.image) { setStatus(t("typeFirst"), true); return; }
+  if (!question && !state.image && !state.audio) { setStatus(t("typeFirst"), true); return; }
   useLanguageOf(question);
   resetResult();
   setStatus(t("working"));
   const body = { question, thread_id: state.threadId };
   if (state.image) body.image = state.image;
   state.image = null; $("image").value = ""; $("image-chip").hidden = true;
+  if (state.audio) body.audio = state.audio;
+  clearAudio();
   runStream(body);
 }
 function resume(choice) {

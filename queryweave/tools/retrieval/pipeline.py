@@ -175,9 +175,11 @@ def pipeline(kb: KnowledgeBase, query: str, k: int, settings: RetrievalSettings 
     fused = fuse_strategies(per_strategy, settings)
     if run_prf and settings.prf_replaces and fused:  # RM3 / Rocchio fed back from the fused list
         fused = replace_by_feedback(fused, _prf(kb, query, fused, vector, settings, where, allowed), settings.anchor)
-    if settings.rerank != "none" and fused and (settings.rerank != "features" or not settings.query_gate
-                                                 or _gated(query, settings)):
-        fused = rerank_candidates(kb, query, fused, settings, vector)
+    from queryweave.tools.retrieval.profiles import reranker_for_query
+
+    rerank = reranker_for_query(settings.rerank, query)  # English-only models: features for Chinese
+    if rerank != "none" and fused and (rerank != "features" or not settings.query_gate or _gated(query, settings)):
+        fused = rerank_candidates(kb, query, fused, replace(settings, rerank=rerank), vector)
     if settings.links and fused:  # after reranking: better seeds, and the hop is not undone by the reranker
         from queryweave.tools.retrieval.links import add_links
 

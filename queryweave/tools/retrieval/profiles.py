@@ -8,7 +8,7 @@ measured ones (bench/results_retrieval.md): strategies that did not help stay of
 |----------|------|------------------------------|-------------------------------------|
 | fast     | 50   | hybrid (z-score fusion) only | nothing                             |
 | balanced | 100  | hybrid + PRF + title links + feature rerank (query-gated) | nothing unless switched on |
-| accurate | 200  | balanced + decomposition     | + LLM variants, HyDE, LLM rerank    |
+| accurate | 200  | balanced + decomposition; ONNX cross-encoder (top 20, English questions) | + LLM variants, HyDE (LLM rerank without the cross-encoder) |
 
 Offline variants (`offline_variants`) and rule decomposition did not help in the measurements and
 are off unless switched on (`features="offline_variants=on"`).
@@ -37,7 +37,11 @@ class Profile:
     hyde: bool
     rerank_depth: int = 50
     llm_rerank: bool = False  # rerank with the LLM when one is configured (else the feature reranker)
+    cross_encoder_depth: int = 0  # >0: the ONNX cross-encoder (when installed) reranks this many, English only
 
+
+CE_DEPTH = 20
+"""How many candidates the ONNX cross-encoder reranks in `accurate` (bench/results_retrieval.md)."""
 
 PROFILES: dict[str, Profile] = {
     "fast": Profile(pool=50, prf=False, offline_variants=False, decompose=False, links=False, rerank=False,
@@ -45,10 +49,11 @@ PROFILES: dict[str, Profile] = {
     "balanced": Profile(pool=100, prf=True, offline_variants=False, decompose=False, links=True, rerank=True,
                         llm_variants=0, hyde=False),
     "accurate": Profile(pool=200, prf=True, offline_variants=False, decompose=True, links=True, rerank=True,
-                        llm_variants=4, hyde=True, rerank_depth=100, llm_rerank=True),
+                        llm_variants=4, hyde=True, rerank_depth=100, llm_rerank=True, cross_encoder_depth=CE_DEPTH),
 }
 
-FEATURES = ("prf", "offline_variants", "decompose", "links", "rerank", "multi_query", "hyde", "doc2query", "result_cache")
+FEATURES = ("prf", "offline_variants", "decompose", "links", "rerank", "multi_query", "hyde", "doc2query", "result_cache",
+            "onnx_rerank")
 
 
 def profile_of(ctx: Any) -> Profile:
@@ -56,16 +61,36 @@ def profile_of(ctx: Any) -> Profile:
     return PROFILES.get(str(getattr(ctx, "profile", "") or "balanced").lower(), PROFILES["balanced"])
 
 
-def reranker_name(ctx: Any, llm: Any = None) -> str:
+def reranker_name(ctx: Any, llm: Any = None, profile: Profile | None = None) -> str:
     """Which reranker: `ctx.reranker` / `QUERYWEAVE_RERANKER` if set, else a cross-encoder path if configured
-    (`ctx.cross_encoder_path` / `QUERYWEAVE_CROSS_ENCODER`), else the LLM when one is configured, else features."""
+    (`ctx.cross_encoder_path` / `QUERYWEAVE_CROSS_ENCODER`), else the ONNX cross-encoder when the profile
+    uses it and it is installed (feature `onnx_rerank`; it beat the LLM reranker), else the LLM when one
+    is configured, else features."""
     explicit = getattr(ctx, "reranker", "") or os.environ.get("QUERYWEAVE_RERANKER", "")
     if explicit:
         return explicit
     path = getattr(ctx, "cross_encoder_path", "") or os.environ.get("QUERYWEAVE_CROSS_ENCODER", "")
     if path:
         return f"cross-encoder:{path}"
+    if profile is not None and profile.cross_encoder_depth and ctx.feature("onnx_rerank", True):
+        from queryweave.tools.retrieval.onnx_cross_encoder import available
+
+        if available():
+            return "onnx-cross-encoder"
     return "llm" if llm is not None else "features"
+
+
+ENGLISH_ONLY_RERANKERS = ("onnx-cross-encoder", "onnx-ce")
+
+
+def reranker_for_query(name: str, query: str) -> str:
+    """The reranker for one question: English-only models (the ONNX cross-encoder) give way to the
+    feature reranker for Chinese questions (on Chinese pairs they separate nothing)."""
+    from queryweave.tools.common.text import detect_language
+
+    if name.split(":", 1)[0] in ENGLISH_ONLY_RERANKERS and detect_language(query) == "zh":
+        return "features"
+    return name
 
 
 def tuned_k(data_dir: Any, intent: str | None) -> int | None:
@@ -96,7 +121,8 @@ def settings_for_context(ctx: Any, intent: str | None = None, llm: Any = None) -
             llm = get_chat_model(model_settings(ctx))
         except ValueError:
             llm = None
-    rerank = reranker_name(ctx, llm if p.llm_rerank else None) if feature("rerank", p.rerank) else "none"
+    rerank = reranker_name(ctx, llm if p.llm_rerank else None, p) if feature("rerank", p.rerank) else "none"
+    depth = p.cross_encoder_depth if rerank == "onnx-cross-encoder" and p.cross_encoder_depth else p.rerank_depth
     configured = int(getattr(ctx, "candidate_pool", 0) or 100)
     pool = {"fast": min(configured, p.pool), "accurate": max(configured, p.pool)}.get(ctx.profile, configured)
     return RetrievalSettings(
@@ -108,7 +134,7 @@ def settings_for_context(ctx: Any, intent: str | None = None, llm: Any = None) -
         llm_variants=(p.llm_variants or 4) if llm is not None and feature("multi_query", p.llm_variants > 0) else 0,
         hyde=llm is not None and feature("hyde", p.hyde),
         rerank=rerank,
-        rerank_depth=p.rerank_depth,
+        rerank_depth=depth,
         llm=llm,
         cache=feature("result_cache", True),
     )

