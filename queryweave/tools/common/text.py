@@ -11,6 +11,7 @@ from functools import lru_cache
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[._+#-][A-Za-z0-9]+)*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_NO_END = re.compile(r"(?:^|[\s(])(?:[A-Z]|e\.g|i\.e|etc|vs|cf|Dr|Mr|Mrs|Ms|St|No|Fig|approx|ca)\.$")
 _SENT = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z0-9\"'“(\[\u4e00-\u9fff])|\n{2,}|\n(?=[-*#\d])")
 
 EN_STOPWORDS = frozenset(
@@ -86,5 +87,11 @@ def tokenize(text: str, stem: bool = True, stopwords: bool = True) -> list[str]:
 
 def split_sentences(text: str) -> list[str]:
     """Sentences of mixed Chinese/English text (Chinese and Latin end punctuation, blank lines)."""
-    parts = _SENT.split(text)
-    return [p.strip() for p in parts if p and p.strip()]
+    parts = [p.strip() for p in _SENT.split(text) if p and p.strip()]
+    out: list[str] = []
+    for part in parts:  # "written by D. Richard Hipp", "e.g. The": an initial or abbreviation ends no sentence
+        if out and _NO_END.search(out[-1]):
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out

@@ -166,6 +166,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     cands: list[tuple[int, int, str, set[str]]] = []
     windows: list[str] = []
     before: list[tuple[str, set[str]]] = []  # the unit before each candidate (in its passage), and its tokens
+    after: list[tuple[str, set[str]]] = []  # the unit a candidate ending in a colon introduces
     for d_idx, doc in enumerate(documents):
         units = answer_units(doc.get("text", ""))
         for u_idx, unit in enumerate(units):
@@ -173,6 +174,9 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             prev = units[u_idx - 1] if u_idx else str(doc.get("title") or "")
             windows.append(f"{prev} {unit}".strip())  # a unit is read with the sentence before it
             before.append((units[u_idx - 1] if u_idx else "", set(tokenize(prev))))
+            # "... offers:" / "enabled with:" introduces the next unit (a list item, a code block): read both
+            nxt = units[u_idx + 1] if unit.endswith((":", "：")) and u_idx + 1 < len(units) else ""
+            after.append((nxt, set(tokenize(nxt[len(CODE_PREFIX):] if nxt.startswith(CODE_PREFIX) else nxt))))
     if not cands:
         return ExtractiveAnswer("")
     idf = _idf([c[3] for c in cands])
@@ -186,6 +190,9 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         if alone is not None and in_context is not None and detect_language(unit) != q_lang:
             # Across languages few terms match: trust the embedding more, and read the unit in context.
             w_sem, sem = 0.75, 0.5 * (float(alone[i]) + float(in_context[i]))
+        follow, follow_toks = after[i]
+        if follow:
+            toks = toks | follow_toks
         cov = _coverage(q_tokens, q_cross, toks, idf) / q_weight if q_tokens else 0.0
         # "The default is 100." answers "default max_connections" when the sentence before names it: a
         # unit that finds most of the question in that sentence is shown, and scored, with it.
@@ -201,8 +208,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         elif asks_value and cov > 0 and _DIGIT.search(unit):
             score *= 1.15  # the question wants a value and this unit states one
         if cov > 0 or sem > 0.8:
-            scored.append((score, cov, d_idx, u_idx, f"{lead_text} {unit}" if lean else unit,
-                           unit[:60], lead_text[:60] if lean else ""))
+            pieces = ((lead_text,) if lean else ()) + (unit,) + ((follow,) if follow else ())
+            scored.append((score, cov, d_idx, u_idx, pieces, unit[:60], lead_text[:60] if lean else ""))
     scored.sort(key=lambda x: -x[0])
     chosen, seen = [], set()
     best = scored[0][0] if scored else 0.0
@@ -223,13 +230,14 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
     cite_no: dict[int, int] = {}
     citations, parts, sentences = [], [], []
-    for _, cov, d_idx, _u_idx, unit, *_keys in chosen:
+    for _, cov, d_idx, _u_idx, pieces, *_keys in chosen:
         if d_idx not in cite_no:
             cite_no[d_idx] = len(cite_no) + 1
             doc = documents[d_idx]
             citations.append({"n": cite_no[d_idx], "chunk_id": doc.get("chunk_id"), "source": doc.get("source"),
                               "title": doc.get("title", ""), "text": doc.get("text", "")})
-        shown = render(unit)
+        shown = " ".join(render(u) for u in pieces)
+        unit = " ".join(pieces)
         parts.append(f"{shown}{'' if _CJK.match(shown[-1:]) else ' '}[{cite_no[d_idx]}]")
         sentences.append({"text": unit, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
     coverage = max(c[1] for c in chosen)
