@@ -21,7 +21,7 @@ from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.prompts import pick
 from queryweave.prompts.generate import NEAREST, NOT_ANSWERED_FOR, NOT_FOUND, NOTHING_ABOUT, SYSTEM
 from queryweave.tools.common.validation import fence_passages
-from queryweave.tools.grounding.coverage import missing_names, unsupported_names
+from queryweave.tools.grounding.coverage import decisive, missing_names, unsupported_names
 from queryweave.tools.grounding.extractive import extract_answer
 from queryweave.tools.stores.embeddings import embedding_outage
 
@@ -96,7 +96,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     typed = " ".join(w for w in question.split() if w not in heard) if heard else question
     if ctx.feature("abstain"):
         missing = missing_names(typed, knowledge_base(ctx).bm25().knows)
-        if missing:
+        if decisive(missing, typed):
             return out | abstention(question, docs, lang, missing)
     llm = get_chat_model(ctx.model_settings()) if backend != "rules" else None
     if llm is not None:
@@ -119,7 +119,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         return out | abstention(question, docs, lang, [])
     evidence = [f"{c.get('title') or ''}\n{c.get('source') or ''}\n{c['text']}" for c in ext.citations]
     apart = unsupported_names(typed, evidence) if ctx.feature("abstain") else []
-    if apart:  # the chosen sentences come from pages that never name what was asked about
+    if decisive(apart, typed):  # the chosen sentences come from pages that never name what was asked about
         return out | abstention(question, docs, lang, apart, in_corpus=True)
     conf = 0.6 * min(1.0, ext.coverage) + 0.4 * retrieval_confidence(docs)
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": round(conf, 3), "abstained": False}

@@ -53,13 +53,22 @@ def missing_names(question: str, knows: Callable[[str], bool]) -> list[str]:
     return [name for name in question_names(question) if not knows(name)]
 
 
+def decisive(absent: list[str], question: str) -> bool:
+    """Whether the absent names are most of what the question names (more than half of its names).
+
+    A short technical question names one or two things ("MySQL", "Redis 的持久化"): one of them absent
+    is the question itself. A long question names many ("the German musician … BWV 1033 …"), and one
+    of them missing from the passages, misspelt, or written otherwise, is no reason to decline."""
+    return bool(absent) and 2 * len(absent) > len(question_names(question))
+
+
 def unsupported_names(question: str, passages: list[str]) -> list[str]:
     """Names of the question that none of `passages` (the answer's evidence) mentions: an answer drawn
     from pages about something else ("MySQL's default" answered from a PostgreSQL page)."""
-    texts = [set(tokenize(p, stopwords=False)) for p in passages]
+    texts = [set(tokenize(p)) for p in passages]
     out = []
     for name in question_names(question):
-        tokens = set(tokenize(name, stopwords=False))
+        tokens = set(tokenize(name))
         if tokens and not any(tokens <= t for t in texts):
             out.append(name)
     return out

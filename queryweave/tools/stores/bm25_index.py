@@ -72,10 +72,11 @@ class BM25Index:
         return cls(retriever, ids)
 
     def knows(self, text: str) -> bool:
-        """True when every index token of `text` occurs somewhere in the indexed corpus."""
-        tokens = tokenize(text, stopwords=False)
+        """True when every index token of `text` occurs somewhere in the indexed corpus (a text made of
+        stopwords only, which the index does not keep, counts as known: "US", "IT")."""
+        tokens = tokenize(text)
         vocab = getattr(self.retriever, "vocab_dict", None) or {}
-        return bool(tokens) and all(t in vocab for t in tokens)
+        return all(t in vocab for t in tokens)
 
     def search(self, query: str, n: int) -> list[tuple[str, float]]:
         """Top-n (id, BM25 score) with a positive score."""
