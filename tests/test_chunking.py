@@ -88,3 +88,25 @@ def test_long_section_keeps_heading_on_first_piece_only():
 def test_headings_list():
     text = "# A\ntext\n## B ##\n```\n# code\n```\n   ### C\n#not heading\n"
     assert headings(text) == ["A", "B", "C"]
+
+
+def test_heading_anchors_are_not_part_of_titles():
+    from queryweave.tools.ingest.chunking import chunk_text, headings
+
+    text = "# Deployment { #deploy }\n\nIntro text here.\n\n## Docker {#docker-setup}\n\nRun it in a container.\n"
+    assert headings(text) == ["Deployment", "Docker"]
+    assert {c.heading for c in chunk_text(text, max_chars=60)} <= {"Deployment", "Deployment > Docker"}
+
+
+def test_language_is_decided_on_prose_and_per_chunk(tmp_path):
+    from queryweave.tools.ingest.loaders import iter_documents
+    from queryweave.tools.ingest.pipeline import make_chunks
+
+    code = "```python\n" + "\n".join(f"client = make_client(host='localhost', port={i})" for i in range(40)) + "\n```\n"
+    zh = "# 使用客户端\n\n" + code + "\n" + "这个客户端默认连接本机，端口可以在配置文件里修改。连接失败时会自动重试三次。" * 4 + \
+         "\n\n## English note\n\nThis section is for readers who do not read Chinese."
+    (tmp_path / "client.md").write_text(zh, encoding="utf-8")
+    doc = next(iter_documents([tmp_path]))
+    assert doc.metadata["lang"] == "zh"  # its first screen is code, its prose is Chinese
+    langs = {c.heading: c.metadata["lang"] for c in make_chunks(doc, max_chars=2000, overlap=0)}
+    assert langs.get("使用客户端 > English note") == "en" and "zh" in langs.values()

@@ -36,6 +36,18 @@ def cjk_ratio(text: str) -> float:
     return sum(1 for c in letters if _CJK.match(c)) / len(letters)
 
 
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`|https?://\S+", re.S)
+
+
+def prose_language(text: str, default: str | None = None) -> str:
+    """The language of a text's prose: fenced and inline code and URLs are left out first (a Chinese page
+    whose first screen is a code block is Chinese). `default` when too little prose is left to tell."""
+    prose = _CODE.sub(" ", text)
+    if default is not None and sum(ch.isalpha() for ch in prose) < 20:
+        return default
+    return detect_language(prose[:8000])
+
+
 def detect_language(text: str) -> str:
     """'zh' when the text is mostly Chinese characters, else 'en'."""
     return "zh" if cjk_ratio(text) >= 0.2 else "en"

@@ -17,6 +17,12 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 from queryweave.tools.common.text import detect_language
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_ANCHOR = re.compile(r"\s*\{\s*#[^{}]*\}\s*$")  # MkDocs / Docusaurus "## Title { #anchor }"
+
+
+def heading_title(raw: str) -> str:
+    """A heading's title without a trailing `{ #anchor }` attribute."""
+    return _ANCHOR.sub("", raw).strip()
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 _ZH_SEPARATORS = ["。", "！", "？", "；", "…"]
@@ -46,7 +52,7 @@ def _sections(text: str) -> list[tuple[str | None, str, str]]:
             in_fence = not in_fence
         match = None if in_fence else _HEADING.match(line)
         if match:
-            level, title = len(match.group(1)), match.group(2).strip()
+            level, title = len(match.group(1)), heading_title(match.group(2))
             path = [(lvl, t) for lvl, t in path if lvl < level] + [(level, title)]
             last_heading, last_head, last_body = sections[-1]
             carried = last_head if last_head and not "\n".join(last_body).strip() else []
@@ -67,7 +73,7 @@ def headings(text: str) -> list[str]:
         if _FENCE.match(line):
             in_fence = not in_fence
         elif not in_fence and (match := _HEADING.match(line)):
-            found.append(match.group(2).strip())
+            found.append(heading_title(match.group(2)))
     return found
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from queryweave.tools.common.text import detect_language
+from queryweave.tools.common.text import detect_language, prose_language
 from queryweave.tools.ingest.chunking import headings
 from queryweave.tools.ingest.parsers import parse_html, parse_pdf
 
@@ -165,7 +165,7 @@ def _finish(path: Path, root: Path, text: str, content_type: str, found: dict, f
         meta["tags"] = [t.strip() for t in meta["tags"].split(",") if t.strip()]
     meta["title"] = str(meta.get("title") or path.stem)
     if meta.get("lang") not in ("zh", "en"):
-        meta["lang"] = detect_language(text[:4000])
+        meta["lang"] = prose_language(text)
     meta["source"] = source
     return SourceDoc(source=source, text=text, metadata=meta)
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from queryweave.tools.common.text import prose_language
 from queryweave.tools.ingest.chunking import chunk_text
 from queryweave.tools.ingest.loaders import SourceDoc, count_documents, iter_documents
 from queryweave.tools.stores.catalog import ChunkRecord
@@ -76,7 +77,8 @@ def make_chunks(doc: SourceDoc, max_chars: int, overlap: int) -> list[ChunkRecor
         if not piece.text.strip():
             continue
         ord_ = len(records)
-        chunk_meta = dict(meta, chunk=ord_)
+        # each chunk's own language (a Chinese page's English code sample, an English page's Chinese note)
+        chunk_meta = dict(meta, chunk=ord_, lang=prose_language(piece.text, default=meta.get("lang") or None))
         if piece.heading:
             chunk_meta["heading"] = piece.heading
         records.append(ChunkRecord(chunk_id(doc.source, ord_, piece.text), doc.source, ord_, piece.text,
