@@ -22,7 +22,6 @@ one-prompt LangChain chain over the same hybrid retriever) when a model is confi
 
 from __future__ import annotations
 
-import json
 import re
 import time
 import unicodedata
@@ -31,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from queryweave.eval.jsonl import read_records
 from queryweave.eval.rewrite import f1
 
 ABSTAIN_MARKERS = ("does not seem to contain", "没有找到", "i don't know", "i do not know", "不知道", "无法回答",
@@ -69,24 +69,15 @@ def _lang(text: str) -> str:
     return "zh" if re.search(r"[\u3400-\u9fff]", text) else "en"
 
 
+def _answer_item(rec: dict[str, Any], n: int) -> AnswerItem:
+    q = str(rec.get("question") or rec["text"])
+    answers = [str(a) for a in rec.get("answers") or [] if str(a).strip()]
+    return AnswerItem(str(rec.get("id") or rec.get("_id") or n), q, answers, str(rec.get("lang") or _lang(q)))
+
+
 def read_items(path: str | Path, limit: int | None = None) -> list[AnswerItem]:
     """Questions of a JSONL file (`question` or `text`, `answers`, optional `lang`, `id`/`_id`)."""
-    items = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-                q = str(rec.get("question") or rec["text"])
-                answers = [str(a) for a in rec.get("answers") or [] if str(a).strip()]
-            except (KeyError, TypeError, ValueError) as exc:
-                raise ValueError(f"{path}:{n}: not a question with answers ({exc})") from exc
-            items.append(AnswerItem(str(rec.get("id") or rec.get("_id") or n), q, answers,
-                                    str(rec.get("lang") or _lang(q))))
-            if limit and len(items) >= limit:
-                break
-    return items
+    return read_records(path, _answer_item, "a question with answers", limit)
 
 
 def load_set(path: str | Path, corpus: str | Path | None, limit: int | None) -> tuple[Path, list[AnswerItem]]:

@@ -16,7 +16,6 @@ given to the systems as a leading topic line, as the annotators saw it.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections import Counter
@@ -25,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from queryweave.eval.jsonl import read_records
 from queryweave.tools.common.text import tokenize
 
 Rewriter = Callable[[str, list[tuple[str, str]]], str]
@@ -47,30 +47,21 @@ class RewriteItem:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
+def _rewrite_item(rec: dict[str, Any], n: int) -> RewriteItem:
+    turns = [("user" if i % 2 == 0 else "assistant", str(t)) for i, t in enumerate(rec["history"])]
+    topic = " — ".join(str(rec[k]) for k in ("title", "section") if rec.get(k))
+    if topic:
+        turns = [("system", topic), *turns]
+    return RewriteItem(
+        id=str(rec.get("id", n)), question=str(rec["question"]), rewrite=str(rec["rewrite"]), history=turns,
+        needs_rewrite=bool(rec.get("needs_rewrite", True)),
+        lang=str(rec.get("lang") or ("zh" if _CJK.search(rec["question"]) else "en")),
+        conversation=str(rec.get("conversation_id", "")))
+
+
 def read_rewrites(path: str | Path, limit: int | None = None) -> list[RewriteItem]:
     """Items of a CANARD-style JSONL file (unreadable lines are an error naming the line)."""
-    items: list[RewriteItem] = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-                turns = [("user" if i % 2 == 0 else "assistant", str(t)) for i, t in enumerate(rec["history"])]
-                topic = " — ".join(str(rec[k]) for k in ("title", "section") if rec.get(k))
-                if topic:
-                    turns = [("system", topic), *turns]
-                items.append(RewriteItem(
-                    id=str(rec.get("id", n)), question=str(rec["question"]), rewrite=str(rec["rewrite"]),
-                    history=turns, needs_rewrite=bool(rec.get("needs_rewrite", True)),
-                    lang=str(rec.get("lang") or ("zh" if _CJK.search(rec["question"]) else "en")),
-                    conversation=str(rec.get("conversation_id", "")),
-                ))
-            except (KeyError, TypeError, ValueError) as exc:
-                raise ValueError(f"{path}:{n}: not a rewrite item ({exc})") from exc
-            if limit and len(items) >= limit:
-                break
-    return items
+    return read_records(path, _rewrite_item, "a rewrite item", limit)
 
 
 def fold(text: str) -> str:

@@ -79,28 +79,38 @@ class QueryService:
             return self._graph
 
     # -- inputs ------------------------------------------------------------------------------
+    def _store_upload(self, data: bytes, suffix: str) -> str:
+        """Write an upload under `<data_dir>/uploads/`, named by its content; returns its path."""
+        folder = self.ctx.path / "uploads"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{hashlib.sha256(data).hexdigest()[:24]}{suffix}"
+        if not path.exists():
+            path.write_bytes(data)
+        return str(path)
+
+    @staticmethod
+    def _decoded(source: str, decode: Any, what: str, limit: int) -> bytes:
+        """An upload's bytes, or the `ServiceError` a client can act on (not base64, too large)."""
+        try:
+            data = decode(source)
+        except ValueError as exc:
+            raise ServiceError(str(exc)) from exc
+        if data is None:
+            raise ServiceError(f"send the {what} as a data: URL or base64 (server paths are not accepted)")
+        if len(data) > limit:
+            raise ServiceError(f"{what} too large (over {limit // (1024 * 1024)} MB)", 413)
+        return data
+
     def save_image(self, image: str | None) -> str | None:
         """Store an uploaded image (data: URL or base64) under `<data_dir>/uploads/`; returns its path."""
         if not image:
             return None
-        try:
-            data = decode_image_bytes(image)
-        except ValueError as exc:
-            raise ServiceError(str(exc)) from exc
-        if data is None:
-            raise ServiceError("send the image as a data: URL or base64 (server paths are not accepted)")
-        if len(data) > MAX_IMAGE_BYTES:
-            raise ServiceError(f"image too large (over {MAX_IMAGE_BYTES // (1024 * 1024)} MB)", 413)
+        data = self._decoded(image, decode_image_bytes, "image", MAX_IMAGE_BYTES)
         try:
             load_image(data)
         except ValueError as exc:
             raise ServiceError(str(exc)) from exc
-        folder = self.ctx.path / "uploads"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{hashlib.sha256(data).hexdigest()[:24]}.img"
-        if not path.exists():
-            path.write_bytes(data)
-        return str(path)
+        return self._store_upload(data, ".img")
 
     def context_for(self, options: dict[str, Any] | None = None) -> Context:
         """The service's context with a request's `profile` and `features` applied."""
@@ -126,22 +136,10 @@ class QueryService:
             return None
         from queryweave.tools.media.speech import MAX_AUDIO_BYTES, decode_audio_bytes, speech_status
 
-        try:
-            data = decode_audio_bytes(audio)
-        except ValueError as exc:
-            raise ServiceError(str(exc)) from exc
-        if data is None:
-            raise ServiceError("send the audio as a data: URL or base64 (server paths are not accepted)")
-        if len(data) > MAX_AUDIO_BYTES:
-            raise ServiceError(f"audio too large (over {MAX_AUDIO_BYTES // (1024 * 1024)} MB)", 413)
+        data = self._decoded(audio, decode_audio_bytes, "audio", MAX_AUDIO_BYTES)
         if (missing := speech_status()) is not None:
             raise ServiceError(missing, 501)
-        folder = self.ctx.path / "uploads"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{hashlib.sha256(data).hexdigest()[:24]}.audio"
-        if not path.exists():
-            path.write_bytes(data)
-        return str(path)
+        return self._store_upload(data, ".audio")
 
     def _clean(self, question: str | None, image: str | None, resume: str | None,
                thread_id: str | None) -> tuple[str, str | None]:

