@@ -181,3 +181,38 @@ def test_bare_demonstrative_is_a_guess():
     h = [("user", "How many replicas does Kafka use by default?"), ("assistant", "The replication factor is 1.")]
     r = _q("Can I change that?", h)
     assert r.changed and not r.confident
+
+
+def test_a_guess_next_to_an_unreplaced_reference_word_keeps_the_question_and_carries_hints():
+    h = [("user", "连接池有哪些？"), ("assistant", "HikariCP 和 PgBouncer 都是连接池。")]
+    r = _q("第二个的默认端口是多少？", h)
+    assert r.query == "第二个的默认端口是多少？" and not r.changed  # no "第二个的HikariCP 的默认端口"
+    assert r.dependent and any("PgBouncer" in x for x in r.hints)
+
+
+def test_hints_carry_topic_previous_question_and_last_answer_without_repeats():
+    h = [("system", "Teena Marie — Epic era"), ("user", "Did she go on tour?"),
+         ("assistant", "Naked to the World concert tour, 1988. She fell and was hospitalized.")]
+    r = _q("Most famous person she worked with?", h)
+    assert r.hints[0] == "Teena Marie — Epic era"
+    assert any("Naked to the World" in x for x in r.hints)
+    joined = " ".join(r.hints).lower()
+    assert joined.count("teena marie") == 1 and "i don't know" not in joined
+    assert r.search_text.startswith(r.query)
+
+
+def test_self_contained_question_is_not_dependent_but_a_short_name_is():
+    h = [("user", "Who is Richard Dawkins?"), ("assistant", "An evolutionary biologist.")]
+    assert not _q("Where was Mary Chapin Carpenter born?", h).dependent
+    assert _q("Does Dawkins believe in creationism?", h).dependent
+    assert not _q("Does Richard Dawkins believe in creationism?", h).dependent
+
+
+def test_a_splicing_rewrite_is_refused():
+    from queryweave.tools.understanding.coref import Resolution, _guarded
+
+    bad = Resolution("What is what is its default connectionTimeout?", True, True, "x")
+    kept = _guarded("And what is its default connectionTimeout?", bad, "What is the default maximumPoolSize?")
+    assert kept.query == "And what is its default connectionTimeout?" and not kept.changed
+    good = Resolution("What is HikariCP's default connectionTimeout?", True, True, "x")
+    assert _guarded("What is its default connectionTimeout?", good, "What is HikariCP?") is good

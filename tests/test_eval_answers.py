@@ -91,3 +91,17 @@ def test_eval_answers_cli_runs_the_pipeline_and_the_baseline(tmp_path, corpus_di
     assert {x["system"] for x in lines} == {"baseline", "pipeline"}
     pipe = {x["id"]: x for x in lines if x["system"] == "pipeline"}
     assert "100" in pipe["1"]["answer"] and pipe["1"]["cited"]
+
+
+def test_rewrite_score_counts_hints_only_in_search_recall(tmp_path):
+    f = tmp_path / "c.jsonl"
+    f.write_text(json.dumps({"id": "a", "lang": "en", "history": ["Who created HikariCP?", "Brett Wooldridge."],
+                             "question": "When did he create it?", "needs_rewrite": True,
+                             "rewrite": "When did Brett Wooldridge create HikariCP?"}), encoding="utf-8")
+    items = read_rewrites(f)
+    row = rewrite_score(items, ["When did he create it?"], [["Brett Wooldridge", "HikariCP"]])
+    assert row["entity_recall"] == 0.0 and row["search_recall"] == 1.0 and row["kept"] is None
+    assert row["hint_terms"] == 3  # brett, wooldridg, hikaricp
+    half = rewrite_score(items, ["When did he create it?"], [["HikariCP"]])
+    assert half["search_recall"] == round(1 / 3, 4)
+    assert added_terms("Who is she?", "Who is Rose Tattoo's singer?") == {"rose", "tattoo", "singer"}

@@ -19,3 +19,18 @@ def test_a_real_follow_up_still_gets_the_topic(ctx):
     follow = run_question(ctx, "What is the default value?", "resolve-follow-up")
     assert "max_connections" in follow["resolved_query"]
     assert "100" in follow["answer"]
+
+
+def test_a_follow_up_kept_as_asked_searches_with_the_conversation(ctx):
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from queryweave.graph.builder import build_graph
+
+    graph = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "resolve-hints"}}
+    graph.invoke({"question": "What does the max_connections setting limit?"}, config, context=ctx)
+    graph.invoke({"question": "What is the other one for?"}, config, context=ctx)
+    state = graph.get_state(config).values
+    assert state["resolved_query"] == "What is the other one for?"
+    assert any("max_connections" in h for h in state["search_hints"])
+    assert "max_connections" in state["queries"][0] and state["queries"][1] == state["resolved_query"]

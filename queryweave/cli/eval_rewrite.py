@@ -8,7 +8,7 @@ import json
 from queryweave.cli.main import print_json
 from queryweave.eval.rewrite import evaluate, llm_rewriter, read_rewrites, rules_rewriter
 
-COLUMNS = ("exact", "f1", "entity_recall", "kept", "changed", "splices")
+COLUMNS = ("exact", "f1", "entity_recall", "search_recall", "hint_terms", "kept", "changed", "splices")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,10 +19,10 @@ def run(args: argparse.Namespace) -> int:
         systems["llm"] = llm_rewriter(args.context)
     out = open(args.items, "w", encoding="utf-8") if args.items else None  # noqa: SIM115 - closed below
 
-    def keep(system: str, item, text: str) -> None:
+    def keep(system: str, item, text: str, hints: list[str]) -> None:
         if out is not None:
             out.write(json.dumps({"system": system, "id": item.id, "question": item.question,
-                                  "gold": item.rewrite, "output": text}, ensure_ascii=False) + "\n")
+                                  "gold": item.rewrite, "output": text, "hints": hints}, ensure_ascii=False) + "\n")
 
     try:
         result = evaluate(items, systems, on_output=keep)

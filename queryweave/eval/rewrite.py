@@ -5,7 +5,10 @@ rewrite:
 - `exact`: equal after folding case, punctuation and spacing;
 - `f1`: token F1 (Latin words; Chinese by character);
 - `entity_recall`: of the content tokens the gold rewrite adds to the question (what had to be
-  resolved), the share the output contains — over items that add any;
+  resolved), the share the rewritten question contains — over items that add any;
+- `search_recall`: the same for what retrieval searches: the question plus the rules' hints (phrases
+  of the conversation carried beside a question the rules keep as asked, `tools/understanding/hints.py`);
+  `hint_terms`: mean number of content tokens the hints add (the price of that recall);
 - `kept`: share of `needs_rewrite=false` items returned unchanged;
 - `splices`: outputs that repeat a phrase the question and the gold rewrite do not repeat ("what is
   what is its ...") — an ungrammatical splice of two questions.
@@ -27,7 +30,7 @@ from typing import Any
 from queryweave.eval.jsonl import read_records
 from queryweave.tools.common.text import tokenize
 
-Rewriter = Callable[[str, list[tuple[str, str]]], str]
+Rewriter = Callable[[str, list[tuple[str, str]]], "str | tuple[str, list[str]]"]
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -93,8 +96,9 @@ def f1(pred: str, gold: str) -> float:
 
 
 def added_terms(question: str, gold: str) -> set[str]:
-    """Content tokens of the gold rewrite that the follow-up lacks: what resolution must supply."""
-    return set(tokenize(gold)) - set(tokenize(question))
+    """Content tokens of the gold rewrite that the follow-up lacks: what resolution must supply (single
+    Latin letters, such as the "s" of a possessive "Rose Tattoo's", are not content)."""
+    return {t for t in set(tokenize(gold)) - set(tokenize(question)) if not (len(t) == 1 and t.isascii())}
 
 
 def has_splice(pred: str, question: str, gold: str, n: int = 2) -> bool:
@@ -108,18 +112,23 @@ def has_splice(pred: str, question: str, gold: str, n: int = 2) -> bool:
     return any(not all(_CJK.match(t) for t in g) or len(g) > 2 for g in extra) if extra else False
 
 
-def score(items: list[RewriteItem], outputs: list[str]) -> dict[str, Any]:
-    """Metrics of one system's outputs (aligned with `items`)."""
+def score(items: list[RewriteItem], outputs: list[str], hints: list[list[str]] | None = None) -> dict[str, Any]:
+    """Metrics of one system's outputs (aligned with `items`), with the retrieval `hints` of each."""
     exact = f1s = 0.0
     recall_sum, recall_n, kept, keep_n, splices, changed = 0.0, 0, 0, 0, 0, 0
-    for item, out in zip(items, outputs, strict=True):
+    search_sum, hint_terms = 0.0, 0
+    hints = hints or [[] for _ in items]
+    for item, out, extra in zip(items, outputs, hints, strict=True):
         exact += fold(out) == fold(item.rewrite)
         f1s += f1(out, item.rewrite)
         changed += fold(out) != fold(item.question)
         added = added_terms(item.question, item.rewrite)
+        got = set(tokenize(out))
+        hinted = set(tokenize(" ".join(extra))) - got
+        hint_terms += len(hinted)
         if item.needs_rewrite and added:
-            got = set(tokenize(out))
             recall_sum += len(added & got) / len(added)
+            search_sum += len(added & (got | hinted)) / len(added)
             recall_n += 1
         if not item.needs_rewrite:
             keep_n += 1
@@ -128,6 +137,8 @@ def score(items: list[RewriteItem], outputs: list[str]) -> dict[str, Any]:
     n = max(1, len(items))
     return {"n": len(items), "exact": round(exact / n, 4), "f1": round(f1s / n, 4),
             "entity_recall": round(recall_sum / recall_n, 4) if recall_n else None,
+            "search_recall": round(search_sum / recall_n, 4) if recall_n else None,
+            "hint_terms": round(hint_terms / n, 2),
             "kept": round(kept / keep_n, 4) if keep_n else None, "changed": round(changed / n, 4),
             "splices": splices}
 
@@ -136,7 +147,11 @@ def rules_rewriter() -> Rewriter:
     """The rule layer of the `resolve` node (no model)."""
     from queryweave.tools.understanding.coref import resolve_followup
 
-    return lambda question, history: resolve_followup(question, history).query
+    def rewrite(question: str, history: list[tuple[str, str]]) -> tuple[str, list[str]]:
+        res = resolve_followup(question, history)
+        return res.query, res.hints
+
+    return rewrite
 
 
 def llm_rewriter(ctx: Any) -> Rewriter:
@@ -152,26 +167,30 @@ def llm_rewriter(ctx: Any) -> Rewriter:
 
 
 def evaluate(items: list[RewriteItem], systems: dict[str, Rewriter],
-             on_output: Callable[[str, RewriteItem, str], None] | None = None) -> dict[str, Any]:
+             on_output: Callable[[str, RewriteItem, str, list[str]], None] | None = None) -> dict[str, Any]:
     """Every system on every item, one run; rows by language and overall."""
     rows: dict[str, Any] = {}
     for name, system in systems.items():
-        outputs = []
+        outputs, hints = [], []
         for item in items:
+            extra: list[str] = []
             try:
                 out = system(item.question, item.history)
+                if isinstance(out, tuple):
+                    out, extra = out
             except Exception as exc:  # noqa: BLE001 - a failing system scores its question unchanged
                 out = item.question
                 if on_output:
-                    on_output(name, item, f"<error {type(exc).__name__}>")
+                    on_output(name, item, f"<error {type(exc).__name__}>", [])
             outputs.append(out)
+            hints.append(list(extra))
             if on_output:
-                on_output(name, item, out)
-        rows[name] = {"all": score(items, outputs)}
+                on_output(name, item, out, list(extra))
+        rows[name] = {"all": score(items, outputs, hints)}
         for lang in sorted({it.lang for it in items}):
             idx = [i for i, it in enumerate(items) if it.lang == lang]
             if len(idx) < len(items):
-                rows[name][lang] = score([items[i] for i in idx], [outputs[i] for i in idx])
+                rows[name][lang] = score([items[i] for i in idx], [outputs[i] for i in idx], [hints[i] for i in idx])
     return {"n": len(items), "rows": rows}
 
 

@@ -81,6 +81,7 @@ class State(InputState, OutputState, total=False):
     ambiguity: dict[str, Any]
     filters: dict[str, Any] | None
     filter_notes: list[str]
+    search_hints: list[str]  # conversation phrases retrieval searches beside a follow-up (resolve)
     queries: list[str]
     sub_questions: list[str]
     candidates: list[dict[str, Any]]

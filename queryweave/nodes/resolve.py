@@ -6,6 +6,11 @@ When the rules only guessed by attaching the last topic to a question that has n
 ("What is the build cache?" after asyncio -> "... of asyncio.gather?") and no LLM can check, the
 knowledge base decides: a passage with all of the question's content words that does not mention that
 topic means the question stands alone (an unrelated later question in the same thread stays as asked).
+
+The rules also return `search_hints` (`tools/understanding/hints.py`): the conversation's phrases that
+`rewrite` searches beside the question. They are kept for a follow-up that leans on the conversation
+(a reference word, an ellipsis, no name of its own), and for one that looks self-contained only when
+no top passage holds all its words; an LLM rewrite replaces them.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ TURN_RESET: dict[str, Any] = {
     "reflection": {}, "grade": {}, "route": "", "strategy": "", "ambiguity": {},
     "needs_retrieval": True, "intent": "", "k": 0, "confidence": 0.0, "low_confidence": False,
     "abstained": False, "missing_terms": [], "nearest": [], "image_text": "",
-    "transcript": "",
+    "transcript": "", "search_hints": [],
 }
 
 
@@ -78,6 +83,21 @@ def stands_alone(ctx: Any, question: str, topic: str | None) -> bool:
     return False
 
 
+def searchable_alone(ctx: Any, question: str) -> bool:
+    """Whether a top BM25 passage holds every content word of `question` (two or more): a follow-up that
+    looks self-contained and is answerable as asked then needs no conversation hints."""
+    terms = set(tokenize(question))
+    if len(terms) < 2:
+        return False
+    try:
+        kb = knowledge_base(ctx)
+        chunks = kb.catalog.get_chunks([cid for cid, _ in kb.bm25_search(question, 3)])
+    except Exception:  # no knowledge base (structured sources only), or an index being rebuilt
+        return False
+    return any(terms <= set(tokenize(" ".join([str(c.metadata.get("title", "")), c.heading or "", c.text])))
+               for c in chunks.values())
+
+
 def begin(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     """Open a turn: clean the question (never raises) and clear what the previous turn left."""
     cleaned = sanitize_question(state.get("question") or "")
@@ -96,16 +116,18 @@ def resolve(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     if history and ctx.feature("coref"):
         res = resolve_followup(question, history)
         resolved = res.query
+        hints = res.hints if res.dependent or not searchable_alone(ctx, question) else []
         if not res.confident:
             text, error = _llm_rewrite(ctx, question, history)
             if text:
-                resolved = text
+                resolved, hints = text, []
             else:
                 if error and error != "no LLM configured":
                     out["degraded"] = True
                     out["degraded_reasons"] = [f"resolve: LLM failed ({error}); used the rule rewrite"]
                 if "topic attached" in res.reason and stands_alone(ctx, question, res.antecedent):
                     resolved = question
+        out["search_hints"] = hints
     out["resolved_query"] = resolved
     if ctx.feature("constraints"):
         out["constraints"] = accumulate_constraints(state.get("constraints"), question)

@@ -6,7 +6,9 @@ the rules see a cue they cannot split). With an LLM and the `multi_query` featur
 keywords in the other language appended (feature `cross_lingual`, on): the question's names plus
 glossary translations of its question words, so "HikariCP 连接池默认大小" searches as "HikariCP
 连接池默认大小 HikariCP connection pool default size" — BM25 cannot match across languages and the
-embedding favours its own language. Answers still read the question as asked. Offline strategies that need the index (PRF,
+embedding favours its own language. Answers still read the question as asked. A follow-up's
+`search_hints` (from `resolve`) add a query of the question plus the conversation's phrases: first when
+the question was kept as asked ("Did she go on tour?"), after the rewrite when the rules rewrote it. Offline strategies that need the index (PRF,
 keyword/neighbour variants, HyDE) run inside `retrieve` itself.
 """
 
@@ -43,6 +45,11 @@ def rewrite(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         other = _cross_lingual(ctx, question)
         if other:  # appended to the question itself: as a separate variant it would rank below the anchors
             queries = [f"{question} {other}", *queries[1:]]
+    hints = state.get("search_hints") or []
+    if hints:  # a follow-up: the question with the conversation's phrases, fused with the question as asked
+        hinted = " ".join([question, *hints])
+        asked_as_is = question == (state.get("question") or "").strip()
+        queries = [hinted, *queries] if asked_as_is else [queries[0], hinted, *queries[1:]]
     subs: list[str] = []
     want_split = ctx.feature("decompose", profile_of(ctx).decompose or state.get("intent") in DECOMPOSE_INTENTS)
     if want_split:

@@ -16,7 +16,8 @@ tells the caller to ask the LLM (prompts in `queryweave.prompts.understanding`, 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
@@ -32,6 +33,7 @@ from queryweave.tools.understanding.coref_rules import (
     rank_candidates,
     year_swap,
 )
+from queryweave.tools.understanding.hints import depends_on_history, has_reference_word, history_hints
 from queryweave.tools.understanding.history import normalize_history, summarize_history  # noqa: F401 (re-export)
 from queryweave.tools.understanding.mentions import extract_mentions
 from queryweave.tools.understanding.pronouns import replace_pronouns
@@ -40,13 +42,22 @@ from queryweave.tools.understanding.pronouns import replace_pronouns
 @dataclass
 class Resolution:
     """A follow-up rewritten (or not): the standalone `query`, whether it `changed`, whether the rules
-    are `confident`, a short `reason`, and the `antecedent` used when one was."""
+    are `confident`, a short `reason`, the `antecedent` used when one was, and `hints`: phrases of the
+    conversation that retrieval should search beside the question (see `tools/understanding/hints.py`);
+    `dependent` when the question visibly leans on the conversation (otherwise the hints are optional)."""
 
     query: str
     changed: bool
     confident: bool
     reason: str
     antecedent: str | None = None
+    hints: list[str] = field(default_factory=list)
+    dependent: bool = False
+
+    @property
+    def search_text(self) -> str:
+        """The question followed by its hints: what a retriever sees."""
+        return " ".join([self.query, *self.hints]).strip()
 
 
 class CorefRewrite(BaseModel):
@@ -157,8 +168,36 @@ def resolve_followup(question: str, history: list, max_lookback: int = 6) -> Res
         r = _resolve_once(turns[i][1], resolved[:i], prev)
         resolved[i] = ("user", r.query)
         prev = r.query
+    prev_user = prev
     if prev is None:
         assistant = [t for role, t in turns if role == "assistant"]
         prev = assistant[-1] if assistant else None
-    return _resolve_once(question, resolved, prev)
+    res = _guarded(question, _resolve_once(question, resolved, prev), prev)
+    res.hints = history_hints(res.query, resolved, prev_user)
+    res.dependent = res.changed or depends_on_history(question, resolved)
+    return res
+
+
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+_UNIT = re.compile(r"[\u3400-\u9fff]|[^\W_]+", re.UNICODE)
+
+
+def _repeats(text: str) -> set[tuple[str, str]]:
+    units = [u.lower() for u in _UNIT.findall(text)]
+    grams = Counter(zip(units, units[1:], strict=False))
+    return {g for g, c in grams.items() if c > 1 and not all(_CJK_CHAR.match(u) for u in g)}
+
+
+def _guarded(question: str, res: Resolution, prev: str | None) -> Resolution:
+    """Keep the question as asked when the rewrite is a guess that would read wrong: a subject the rules
+    attached beside a reference word they could not replace ("第二个的默认端口"), or a splice that repeats a phrase ("what is what is
+    its ...") neither the question nor the previous question repeats. The context then travels as hints."""
+    if not res.changed:
+        return res
+    spliced = _repeats(res.query) - _repeats(question) - _repeats(prev or "")
+    if spliced or (not res.confident and "topic attached" in res.reason and has_reference_word(question)):
+        why = "a splice" if spliced else "a guessed subject"
+        return Resolution(question.strip(), False, False, f"kept as asked ({why}); context carried as hints",
+                          res.antecedent)
+    return res
 
