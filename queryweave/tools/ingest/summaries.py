@@ -1,8 +1,10 @@
 """The recursive summary layer: a summary per document, per group of documents, and of the whole KB.
 
 At ingest (`build_summaries`, an enricher) every document gets a summary (LLM when configured, else
-extractive: `summary_text`); documents are grouped by top-level folder, else by first tag, else by
-k-means over their mean chunk embeddings; a group's summary summarises its members' summaries and
+extractive: `summary_text`); documents are grouped by their first subject folder (`folder_topic`: language
+folders such as `en/`, `zh-CN/`, versions and generic ones such as `docs/` are skipped), else by first
+tag, else by k-means over their mean chunk embeddings; the root names the main topics from content (each
+group with the first headings of its largest documents, `topics_line`), not from folder names alone; a group's summary summarises its members' summaries and
 the root summary summarises the groups'. Summaries live in `summaries.sqlite` in the data dir, their
 vectors in a Chroma collection of their own (`summaries-<embedding>`, our embedding function).
 Updates are incremental: each summary carries a fingerprint (the document's catalog fingerprint;
@@ -19,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import threading
 from collections import Counter
 from typing import Any
@@ -61,11 +64,28 @@ def _doc_text(kb: KnowledgeBase, source: str) -> str:
     return "\n\n".join(chunks[i].text for i in ids if i in chunks)
 
 
+_LANG_DIR = re.compile(r"^(?:[a-z]{2}(?:[-_][a-z]{2,4})?|zh[-_]?(?:hans|hant|cn|tw|hk))$", re.I)
+_GENERIC_DIRS = {"docs", "doc", "documentation", "content", "contents", "src", "source", "sources", "pages",
+                 "site", "website", "i18n", "locale", "locales", "lang", "langs", "translations", "md", "markdown",
+                 "articles", "posts", "blog", "wiki", "files", "data", "corpus", "current", "latest", "stable",
+                 "master", "main", "versioned_docs", "docusaurus-plugin-content-docs"}
+_VERSION_DIR = re.compile(r"^v?\d+(?:[._]\d+)*$|^version-", re.I)
+
+
+def folder_topic(source: str) -> str:
+    """The first folder of `source` that names a subject: language folders ("en", "zh-CN"), versions and
+    generic ones ("docs", "content", "i18n") are skipped, so a bilingual docs site groups by subject."""
+    dirs = source.split("#")[0].replace("\\", "/").split("/")[:-1]
+    for d in dirs:
+        if d and not (_LANG_DIR.match(d) or d.lower() in _GENERIC_DIRS or _VERSION_DIR.match(d) or d in (".", "..")):
+            return d
+    return ""
+
+
 def _groups(kb: KnowledgeBase, docs: list[dict[str, Any]]) -> list[tuple[str, str, list[str]]]:
-    """[(key, title, member sources)]: by top-level folder, else first tag, else k-means clusters."""
+    """[(key, title, member sources)]: by subject folder, else first tag, else k-means clusters."""
     def folder(src: str) -> str:
-        parts = src.split("#")[0].split("/")
-        return parts[0] if len(parts) > 1 else ""
+        return folder_topic(src)
 
     def first_tag(d: dict[str, Any]) -> str:
         tags = d["metadata"].get("tags")
@@ -170,7 +190,7 @@ def build_summaries(kb: KnowledgeBase, changed_sources: list[str], llm: Any = No
         if group_rows:
             fp = _hash(method, [g["fingerprint"] for g in group_rows])
             if stored.get("root", {}).get("fingerprint") != fp:
-                written.append(_root(llm, group_rows, len(docs), lang, fp, method))
+                written.append(_root(llm, group_rows, len(docs), lang, fp, method, kb))
         keep = {r["id"] for r in current.values()} | {g["id"] for g in group_rows} | ({"root"} if group_rows else set())
         gone = sorted(set(stored) - keep)
         store.delete(gone)
@@ -182,9 +202,32 @@ def build_summaries(kb: KnowledgeBase, changed_sources: list[str], llm: Any = No
         store.close()
 
 
-def _root(llm: Any, groups: list[dict[str, Any]], n_docs: int, lang: str, fp: str, method: str) -> dict[str, Any]:
+def topics_line(kb: KnowledgeBase | None, groups: list[dict[str, Any]], lang: str, per_group: int = 2) -> str:
+    """The main topics, from content: each group (largest first) named by its folder when that names a
+    subject, followed by the titles (first headings) of its largest documents."""
+    titles, sizes = {}, {}
+    if kb is not None:
+        for d in kb.catalog.documents():
+            titles[d["source"]] = str(d["title"] or "").strip()
+            sizes[d["source"]] = len(kb.catalog.chunk_ids(d["source"]))
+    sep, inner = ("；", "、") if lang == "zh" else ("; ", ", ")
+    parts = []
+    for g in groups[:12]:
+        members = sorted(g["sources"], key=lambda s: -sizes.get(s, 0))
+        names = list(dict.fromkeys(t for t in (titles.get(s, "") for s in members) if t))[:per_group]
+        label = str(g["title"])
+        named = label not in ("(top level)", "other", *ROOT_TITLE.values()) and " / " not in label  # not a cluster
+        if names and named:
+            parts.append(f"{label.replace('-', ' ').replace('_', ' ')}: {inner.join(names)}")
+        else:
+            parts.append(inner.join(names) or label)
+    return sep.join(parts)
+
+
+def _root(llm: Any, groups: list[dict[str, Any]], n_docs: int, lang: str, fp: str, method: str,
+          kb: KnowledgeBase | None = None) -> dict[str, Any]:
     groups = sorted(groups, key=lambda g: -len(g["sources"]))
-    topics = ", ".join(g["title"] for g in groups[:12])
+    topics = topics_line(kb, groups, lang)
     header = pick(ROOT_HEADER, lang).format(n=n_docs, g=len(groups), topics=topics)
     body = llm_summary(llm, ROOT_SYSTEM, pick(ROOT_TITLE, lang), "\n".join(f"- {g['title']}: {g['body']}" for g in groups))
     how = "llm" if body else "extractive"
