@@ -44,7 +44,7 @@ def pipeline(ctx: Any) -> System:
         cited = [c.get("text", "") for c in out.get("citations") or []]
         answer = str(out.get("answer") or "")
         abstained = bool(out.get("abstained")) or not cited or looks_abstained(answer)
-        return Outcome(answer, cited, out.get("confidence"), abstained, 0.0)
+        return Outcome(answer, cited, out.get("confidence"), abstained, 0.0, out.get("confidence_features") or None)
 
     return timed(run)
 

@@ -60,6 +60,7 @@ class Outcome:
     confidence: float | None
     abstained: bool
     ms: float
+    features: dict[str, float] | None = None  # the confidence model's inputs (pipeline only)
 
 
 System = Callable[[AnswerItem], Outcome]

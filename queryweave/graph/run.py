@@ -65,7 +65,7 @@ def shape(result: dict[str, Any]) -> dict[str, Any]:
         "abstained": bool(result.get("abstained")),
     }
     for key in ("missing_terms", "nearest", "clarification", "sql", "cypher", "rows", "verdicts", "strategy", "attempts", "degraded_reasons",
-                "transcript"):
+                "transcript", "confidence_features"):
         if result.get(key):
             out[key] = result[key]
     return out

@@ -45,6 +45,7 @@ class OutputState(TypedDict, total=False):
     answer: str
     citations: list[dict[str, Any]]
     confidence: float
+    confidence_features: dict[str, float]  # what `confidence` was computed from (tools/grounding/confidence.py)
     low_confidence: bool
     abstained: bool
     missing_terms: list[str]

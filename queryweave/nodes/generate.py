@@ -20,7 +20,9 @@ from queryweave.models import call_text, get_chat_model, resolve_backend
 from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.prompts import pick
 from queryweave.prompts.generate import NEAREST, NOT_ANSWERED_FOR, NOT_FOUND, NOTHING_ABOUT, SYSTEM
+from queryweave.tools.common.text import tokenize
 from queryweave.tools.common.validation import fence_passages
+from queryweave.tools.grounding.confidence import fixed_mix, type_match
 from queryweave.tools.grounding.coverage import decisive, missing_names, unsupported_names
 from queryweave.tools.grounding.extractive import extract_answer
 from queryweave.tools.stores.embeddings import embedding_outage
@@ -40,6 +42,24 @@ def retrieval_confidence(docs: list[dict[str, Any]]) -> float:
     if not top:
         return 0.0
     return sum(1.0 for d in top if len(d.get("matched_by") or {}) >= 2) / len(top)
+
+
+def answer_features(question: str, answer: str, evidence: list[str], docs: list[dict[str, Any]],
+                    coverage: float, names_missing: float) -> dict[str, float]:
+    """The generation-side features of the confidence model (`tools/grounding/confidence.py`)."""
+    terms = set(tokenize(question))
+    held = set(tokenize(" ".join(evidence)))
+    return {"coverage": round(min(1.0, coverage), 4),
+            "passage_coverage": round(len(terms & held) / len(terms), 4) if terms else 0.0,
+            "agreement": round(retrieval_confidence(docs), 4), "type_match": type_match(question, answer),
+            "names_missing": round(names_missing, 4)}
+
+
+def _names_share(absent: list[str], question: str) -> float:
+    from queryweave.tools.grounding.coverage import question_names
+
+    names = question_names(question)
+    return len(absent) / len(names) if names else 0.0
 
 
 def answer_with_llm(llm: Any, question: str, docs: list[dict[str, Any]], lang: str) -> tuple[str | None, str | None]:
@@ -105,8 +125,13 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             cited = sorted({int(n) for n in _MARK.findall(text) if 1 <= int(n) <= len(docs)})
             citations = [_citation(n, docs[n - 1]) for n in cited]
             conf = 0.5 * retrieval_confidence(docs) + 0.5 * (1.0 if citations else 0.2)
+            evidence = [c["text"] for c in citations]
+            terms = set(tokenize(question))
+            said = len(terms & set(tokenize(text))) / len(terms) if terms else 0.0
+            feats = answer_features(question, text, evidence, docs, said,
+                                    _names_share(unsupported_names(typed, evidence), typed))
             return out | {"answer": text.strip(), "citations": citations, "confidence": round(conf, 3),
-                          "abstained": not citations}
+                          "abstained": not citations, "confidence_features": feats}
         out |= {"degraded": True, "degraded_reasons": [f"generate: LLM failed ({error}); answered extractively"]}
     max_sent = SENTENCES_FOR_INTENT.get(state.get("intent") or "", 3)
     down = embedding_down(ctx)
@@ -121,5 +146,6 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     apart = unsupported_names(typed, evidence) if ctx.feature("abstain") else []
     if decisive(apart, typed):  # the chosen sentences come from pages that never name what was asked about
         return out | abstention(question, docs, lang, apart, in_corpus=True)
-    conf = 0.6 * min(1.0, ext.coverage) + 0.4 * retrieval_confidence(docs)
-    return out | {"answer": ext.answer, "citations": ext.citations, "confidence": round(conf, 3), "abstained": False}
+    feats = answer_features(question, ext.answer, evidence, docs, ext.coverage, _names_share(apart, typed))
+    return out | {"answer": ext.answer, "citations": ext.citations, "confidence": fixed_mix(feats),
+                  "abstained": False, "confidence_features": feats}

@@ -21,7 +21,9 @@ from typing import Any
 from queryweave.config import context_of
 from queryweave.models import get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
-from queryweave.nodes.generate import embedder, embedding_down
+from queryweave.nodes.generate import abstention, embedder, embedding_down
+from queryweave.tools.grounding.confidence import probability
+from queryweave.tools.grounding.confidence_weights import ABSTAIN_BELOW
 from queryweave.tools.grounding.detector import THRESHOLD, UNSURE_MARGIN, groundedness
 from queryweave.tools.grounding.relevance import answer_relevance
 from queryweave.tools.stores.embeddings import EmbeddingError
@@ -30,9 +32,11 @@ _MARK = re.compile(r"\s*\[\d{1,2}\]")
 MIN_RELEVANCE = 0.35
 
 
-def combined_confidence(generation: float, grounded: float, relevance: float) -> float:
-    """Confidence from the generator's own score, the grader's score and the relevance."""
-    return round(0.35 * generation + 0.4 * grounded + 0.25 * relevance, 3)
+def combined_confidence(features: dict[str, float], grounded: float, relevance: float) -> tuple[float, dict]:
+    """P(right) from the generation features plus the grader's score and the relevance
+    (`tools/grounding/confidence.py`; fitted weights, or the fixed mix), and the features used."""
+    full = dict(features) | {"grounded": round(grounded, 4), "relevance": round(relevance, 4)}
+    return probability(full), full
 
 
 @timed("reflect")
@@ -82,18 +86,20 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     down = down or embedding_down(ctx)
     if down:
         reasons.append(f"reflect: {down}; graded without embeddings")
-    confidence = combined_confidence(float(state.get("confidence") or 0.0), g_score, relevance)
+    base = state.get("confidence_features") or {"coverage": float(state.get("confidence") or 0.0)}
+    confidence, features = combined_confidence(base, g_score, relevance)
     passed = bool(citations) and grounded and relevance >= MIN_RELEVANCE
     record = {"attempt": attempt_no, "queries": state.get("queries") or [question], "k": state.get("k"),
               "filters": state.get("filters"), "answer": answer, "citations": citations,
               "grounded": grounded, "groundedness": g_score, "relevance": round(relevance, 3),
-              "confidence": confidence, "passed": passed, "grader": method}
+              "confidence": confidence, "passed": passed, "grader": method, "features": features}
     out: dict[str, Any] = {"attempt": attempt_no, "attempts": [record], "verdicts": verdicts,
-                           "citations": citations, "confidence": confidence}
+                           "citations": citations, "confidence": confidence, "confidence_features": features}
     if reasons:
         out |= {"degraded": True, "degraded_reasons": reasons}
     if passed:
-        return out | {"reflection": {"action": "accept", "reason": "grounded and relevant"}}
+        return out | _declined_if_unlikely(state, confidence) | {
+            "reflection": {"action": "accept", "reason": "grounded and relevant"}}
     if attempt_no < max(1, ctx.max_attempts):
         reason = "no supporting citations" if not citations else (
             "unsupported claims" if not grounded else "answer does not address the question")
@@ -103,6 +109,20 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         filters = None if starved else state.get("filters")
         return out | {"reflection": {"action": "retry", "reason": reason}, "k": k, "filters": filters}
     best = max([*(state.get("attempts") or []), record], key=lambda a: a["confidence"])
+    declined = _declined_if_unlikely(state, best["confidence"])
+    if declined:
+        return out | declined | {"reflection": {"action": "stop", "reason": "attempt limit reached; "
+                                                "no attempt likely right, declined"}}
     return out | {"reflection": {"action": "stop", "reason": "attempt limit reached; best attempt returned"},
                   "answer": best["answer"], "citations": best["citations"], "abstained": not best["citations"],
                   "confidence": round(min(best["confidence"], 0.4), 3), "low_confidence": True}
+
+
+def _declined_if_unlikely(state: dict[str, Any], confidence: float) -> dict[str, Any]:
+    """The abstention answer when the fitted model says the answer is unlikely right (P < `ABSTAIN_BELOW`,
+    chosen by `bench/fit_confidence.py` on held-out sets); {} otherwise or when no threshold is shipped."""
+    if not ABSTAIN_BELOW or confidence >= ABSTAIN_BELOW:
+        return {}
+    docs = state.get("documents") or []
+    declined = abstention(query_of(state), docs, str(state.get("language") or "en"), [])
+    return declined | {"confidence": confidence, "low_confidence": True}

@@ -32,7 +32,7 @@ TURN_RESET: dict[str, Any] = {
     "queries": [], "sub_questions": [], "filters": None, "filter_notes": [], "candidates": [], "documents": [],
     "sql": "", "cypher": "", "rows": [], "verdicts": [], "citations": [], "answer": "", "attempt": 0,
     "reflection": {}, "grade": {}, "route": "", "strategy": "", "ambiguity": {},
-    "needs_retrieval": True, "intent": "", "k": 0, "confidence": 0.0, "low_confidence": False,
+    "needs_retrieval": True, "intent": "", "k": 0, "confidence": 0.0, "confidence_features": {}, "low_confidence": False,
     "abstained": False, "missing_terms": [], "nearest": [], "image_text": "",
     "transcript": "", "search_hints": [],
 }

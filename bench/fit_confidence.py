@@ -1,0 +1,150 @@
+"""Fit the answer-confidence model and the abstention threshold, and report both by leaving a whole
+knowledge base out.
+
+Usage:
+  python bench/fit_confidence.py GROUP=ITEMS.jsonl[,ITEMS2.jsonl] ... [--write]
+
+Each ITEMS file is what `queryweave eval answers --items` writes (the pipeline rows carry
+`features`, the inputs of `tools/grounding/confidence.py`). A GROUP is one knowledge base: every
+question asked against it, e.g. `samples=` the bilingual sample set plus questions of other sets asked
+against the sample corpus (all unanswerable there). For each group in turn, the logistic weights and
+the threshold are chosen on the other groups only and scored on it:
+- `AUROC fixed` / `AUROC fitted`: confidence of right vs wrong answers (answers given; an answer to an
+  unanswerable question is wrong), the earlier fixed mix vs the model fitted on the other groups;
+- `abst.rec`: unanswerable questions declined (by the name check in `generate` or by the threshold),
+  `wrong abst.`: answerable questions declined, `contains`: answerable questions answered with a gold
+  answer, before -> after the threshold;
+- accuracy per probability bucket of the fitted model.
+The threshold is the highest P(right) cut whose wrong abstentions on the training groups stay <= 0.1.
+`--write` stores the fit on all groups (weights, threshold) in
+`queryweave/tools/grounding/confidence_weights.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from queryweave.eval.answers import auroc, contains_gold  # noqa: E402
+from queryweave.tools.grounding.confidence import FEATURES, fixed_mix  # noqa: E402
+
+MAX_WRONG_ABSTAIN = 0.1
+
+
+def load(paths: list[str]) -> list[dict]:
+    rows = []
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            rec = json.loads(line)
+            if rec.get("system") != "pipeline":
+                continue
+            rec["answerable"] = bool(rec.get("gold"))
+            rec["right"] = rec["answerable"] and not rec["abstained"] and contains_gold(rec["answer"], rec["gold"])
+            rows.append(rec)
+    return rows
+
+
+def matrix(rows: list[dict]) -> np.ndarray:
+    return np.array([[float((r.get("features") or {}).get(k, 0.0)) for k in FEATURES] for r in rows])
+
+
+def fit(rows: list[dict]) -> dict[str, float]:
+    from sklearn.linear_model import LogisticRegression
+
+    answered = [r for r in rows if not r["abstained"] and r.get("features")]
+    y = np.array([r["right"] for r in answered])
+    model = LogisticRegression(C=1.0, max_iter=1000).fit(matrix(answered), y)
+    return {"bias": float(model.intercept_[0])} | {k: float(w) for k, w in zip(FEATURES, model.coef_[0], strict=True)}
+
+
+def prob(rec: dict, w: dict[str, float]) -> float:
+    f = rec.get("features") or {}
+    z = w["bias"] + sum(w[k] * float(f.get(k, 0.0)) for k in FEATURES)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def outcome(rows: list[dict], w: dict[str, float] | None, cut: float) -> dict[str, float]:
+    """Abstention and contains figures when answers with P(right) < cut are declined."""
+    def declined(r: dict) -> bool:
+        return r["abstained"] or (w is not None and bool(r.get("features")) and prob(r, w) < cut)
+
+    ans = [r for r in rows if r["answerable"]]
+    una = [r for r in rows if not r["answerable"]]
+    return {"abst_rec": sum(declined(r) for r in una) / len(una) if una else float("nan"),
+            "wrong_abst": sum(declined(r) for r in ans) / len(ans) if ans else float("nan"),
+            "contains": sum(r["right"] and not declined(r) for r in ans) / len(ans) if ans else float("nan")}
+
+
+def choose_cut(rows: list[dict], w: dict[str, float]) -> float:
+    best = 0.0
+    for cut in np.arange(0.0, 0.96, 0.01):
+        if outcome(rows, w, float(cut))["wrong_abst"] <= MAX_WRONG_ABSTAIN:
+            best = float(cut)
+    return round(best, 2)
+
+
+def aurocs(rows: list[dict], w: dict[str, float]) -> tuple[float | None, float | None]:
+    answered = [r for r in rows if not r["abstained"] and r.get("features")]
+    labels = [r["right"] for r in answered]
+    return (auroc([fixed_mix(r["features"]) for r in answered], labels),
+            auroc([prob(r, w) for r in answered], labels))
+
+
+def buckets(rows: list[dict], w: dict[str, float]) -> str:
+    answered = [r for r in rows if not r["abstained"] and r.get("features")]
+    cells = []
+    for lo in (0.0, 0.2, 0.4, 0.6, 0.8):
+        inside = [r for r in answered if lo <= prob(r, w) < lo + 0.2 or (lo == 0.8 and prob(r, w) >= 1.0)]
+        if inside:
+            cells.append(f"{lo:.1f}-{lo + 0.2:.1f}: {sum(r['right'] for r in inside) / len(inside):.2f} (n={len(inside)})")
+    return "; ".join(cells)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("groups", nargs="+", help="GROUP=ITEMS.jsonl[,ITEMS2.jsonl]")
+    ap.add_argument("--write", action="store_true", help="store the fit on all groups in confidence_weights.py")
+    args = ap.parse_args()
+    groups = {g.split("=", 1)[0]: load(g.split("=", 1)[1].split(",")) for g in args.groups}
+    print("| held-out group | n | AUROC fixed | AUROC fitted | cut | abst.rec before → after | "
+          "wrong abst. before → after | contains before → after | accuracy by P(right) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, rows in groups.items():
+        train = [r for g, rs in groups.items() if g != name for r in rs]
+        w = fit(train)
+        cut = choose_cut(train, w)
+        fixed, fitted = aurocs(rows, w)
+        before, after = outcome(rows, None, 0.0), outcome(rows, w, cut)
+
+        def fmt(x: float | None) -> str:
+            return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3f}"
+
+        print(f"| {name} | {len(rows)} | {fmt(fixed)} | {fmt(fitted)} | {cut:.2f} | "
+              f"{fmt(before['abst_rec'])} → {fmt(after['abst_rec'])} | {fmt(before['wrong_abst'])} → "
+              f"{fmt(after['wrong_abst'])} | {fmt(before['contains'])} → {fmt(after['contains'])} | {buckets(rows, w)} |")
+    everything = [r for rs in groups.values() for r in rs]
+    w = fit(everything)
+    cut = choose_cut(everything, w)
+    print("\nfit on all groups:", json.dumps({k: round(v, 4) for k, v in w.items()}), "cut", cut)
+    if args.write:
+        target = ROOT / "queryweave/tools/grounding/confidence_weights.py"
+        target.write_text(
+            '"""Weights of the confidence model (`confidence.probability`), written by `bench/fit_confidence.py`\n'
+            f'(fit on all of: {", ".join(groups)}; figures by leaving each out in bench/results_answers.md)."""\n\n'
+            f"WEIGHTS: dict[str, float] = {json.dumps({k: round(v, 4) for k, v in w.items()})}\n"
+            f"ABSTAIN_BELOW: float = {cut}\n"
+            f"FITTED_ON: list[str] = {json.dumps(list(groups))}\n", encoding="utf-8")
+        print("wrote", target.relative_to(ROOT))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,78 @@
+"""Answer confidence: the probability that an answer is right, from features every answer has.
+
+Features (each in [0, 1], computed by `generate` and `reflect`):
+- `coverage`: IDF-weighted share of the question's terms in the chosen span (with its lead sentence);
+- `passage_coverage`: the same share over the cited passages' whole text;
+- `agreement`: share of the top three passages found by two or more retrievers;
+- `type_match`: the answer holds what the question asks for (a number for "how many / default /
+  多少", a year or date for "when / 哪一年", a name for "who / 谁"); 0.5 when the question asks for no type;
+- `names_missing`: share of the question's names (`coverage.question_names`) absent from the evidence;
+- `grounded`: the grader's groundedness score of the answer against its citations;
+- `relevance`: how well the answer addresses the question (`relevance.answer_relevance`).
+`probability(features, weights)` is a logistic model over them. The weights are not chosen by hand:
+`bench/fit_confidence.py` fits them on labelled answer sets (right / wrong per answer from
+`queryweave eval answers --items`) and reports every figure by leaving one whole set out; what ships in
+`confidence_weights.py` is the fit on all sets, used with the same features here. Without weights the
+old fixed mix is used.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+FEATURES = ("coverage", "passage_coverage", "agreement", "type_match", "names_missing", "grounded", "relevance")
+
+_NUMBER_Q = re.compile(
+    r"\b(?:how (?:many|much|long|big|large|often|old|far)|default|maximum|minimum|max|min|limit|size|"
+    r"number of|count|port|timeout|percentage|rate)\b|多少|几[个种次年月天岁]?|多[大长久高远]|默认|上限|下限|端口|数量|比例", re.I)
+_TIME_Q = re.compile(r"\bwhen\b|\bwhat year\b|\bwhich year\b|哪一?年|什么时候|何时|哪天|几月", re.I)
+_NAME_Q = re.compile(r"^\s*(?:who|whom|whose)\b|\bwho\b|谁|哪位|哪个人|什么人", re.I)
+_DIGIT = re.compile(r"\d|[一二三四五六七八九十百千万两]")
+_YEAR = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}\b|[0-9一二三四五六七八九〇零]{2,4}年|世纪|年代")
+_NAME_A = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z.]+)+\b|[\u4e00-\u9fff]{2,4}(?=[（(]|\s*[，,]?\s*(?:创建|发明|提出|设计|编写))")
+
+
+def asked_type(question: str) -> str | None:
+    """What kind of value the question asks for: "time", "number", "name" or None."""
+    if _TIME_Q.search(question):
+        return "time"
+    if _NAME_Q.search(question):
+        return "name"
+    if _NUMBER_Q.search(question):
+        return "number"
+    return None
+
+
+def type_match(question: str, answer: str) -> float:
+    """1.0 when the answer holds the asked kind of value, 0.0 when it does not, 0.5 when nothing is asked."""
+    kind = asked_type(question)
+    if kind is None:
+        return 0.5
+    if kind == "time":
+        return 1.0 if _YEAR.search(answer) else 0.0
+    if kind == "number":
+        return 1.0 if _DIGIT.search(answer) else 0.0
+    return 1.0 if _NAME_A.search(answer) else 0.0
+
+
+def fixed_mix(f: dict[str, float]) -> float:
+    """The earlier hand-set confidence (generation 0.6 coverage + 0.4 agreement, then 0.35 / 0.4 / 0.25
+    with groundedness and relevance): the fallback, and the baseline `bench/fit_confidence.py` reports."""
+    generation = 0.6 * min(1.0, f.get("coverage", 0.0)) + 0.4 * f.get("agreement", 0.0)
+    if "grounded" not in f:
+        return round(generation, 3)
+    return round(0.35 * generation + 0.4 * f.get("grounded", 0.0) + 0.25 * f.get("relevance", 0.0), 3)
+
+
+def probability(features: dict[str, float], weights: dict[str, float] | None = None) -> float:
+    """P(right) of an answer from its `features` under logistic `weights` (`bias` + one per feature);
+    the fixed mix when no weights are given or shipped."""
+    if weights is None:
+        from queryweave.tools.grounding.confidence_weights import WEIGHTS
+
+        weights = WEIGHTS
+    if not weights:
+        return fixed_mix(features)
+    z = weights.get("bias", 0.0) + sum(weights.get(k, 0.0) * float(features.get(k, 0.0)) for k in FEATURES)
+    return round(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))), 3)

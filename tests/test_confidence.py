@@ -1,0 +1,50 @@
+"""Answer confidence: the asked type, the logistic model and its fallback, and declining below the cut."""
+
+from __future__ import annotations
+
+import pytest
+
+from queryweave.tools.grounding.confidence import FEATURES, asked_type, fixed_mix, probability, type_match
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("What is the default max_connections in PostgreSQL?", "number"),
+    ("HikariCP 的 maximumPoolSize 默认是多少？", "number"),
+    ("When was Gradle first released?", "time"), ("Gradle 是哪一年发布的？", "time"),
+    ("Who created HikariCP?", "name"), ("HikariCP 是谁创建的？", "name"),
+    ("Why does asyncio.gather hang?", None)])
+def test_asked_type(question, kind):
+    assert asked_type(question) == kind
+
+
+def test_type_match_needs_the_asked_value():
+    assert type_match("What is the default max_connections?", "The default is 100 connections.") == 1.0
+    assert type_match("What is the default max_connections?", "It limits concurrent connections.") == 0.0
+    assert type_match("When was Gradle released?", "Gradle 1.0 came out in 2012.") == 1.0
+    assert type_match("Who created HikariCP?", "It was created by Brett Wooldridge.") == 1.0
+    assert type_match("Who created HikariCP?", "it is a connection pool.") == 0.0
+    assert type_match("Why is it slow?", "anything") == 0.5
+
+
+def test_probability_is_logistic_in_the_features_and_falls_back_to_the_fixed_mix():
+    good = {"coverage": 1.0, "passage_coverage": 1.0, "agreement": 1.0, "type_match": 1.0, "names_missing": 0.0,
+            "grounded": 1.0, "relevance": 0.9}
+    bad = good | {"coverage": 0.2, "type_match": 0.0, "names_missing": 1.0, "grounded": 0.1}
+    weights = {"bias": -2.0} | {k: 1.0 for k in FEATURES} | {"names_missing": -3.0}
+    assert probability(good, weights) > 0.9 > 0.2 > probability(bad, weights)
+    assert probability(good, {}) == fixed_mix(good)
+    assert fixed_mix({"coverage": 1.0, "agreement": 0.0}) == 0.6  # generation only (no grader yet)
+
+
+def test_reflect_declines_an_answer_the_model_calls_unlikely(ctx, monkeypatch):
+    import queryweave.nodes.reflect as reflect_mod
+    from queryweave.cli.ask import run_question
+
+    monkeypatch.setattr(reflect_mod, "ABSTAIN_BELOW", 0.99)
+    monkeypatch.setattr(reflect_mod, "probability", lambda features: 0.3)
+    out = run_question(ctx, "What does the max_connections setting limit?", "conf-decline")
+    assert out["abstained"] and out["citations"] == [] and out["confidence"] == 0.3
+    assert out["nearest"] and out["confidence_features"]["coverage"] > 0
+    monkeypatch.setattr(reflect_mod, "ABSTAIN_BELOW", 0.0)
+    kept = run_question(ctx, "What does the max_connections setting limit?", "conf-keep")
+    assert not kept["abstained"] and kept["citations"]
