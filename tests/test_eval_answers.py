@@ -105,3 +105,10 @@ def test_rewrite_score_counts_hints_only_in_search_recall(tmp_path):
     half = rewrite_score(items, ["When did he create it?"], [["HikariCP"]])
     assert half["search_recall"] == round(1 / 3, 4)
     assert added_terms("Who is she?", "Who is Rose Tattoo's singer?") == {"rose", "tattoo", "singer"}
+
+
+def test_units_split_latin_from_chinese_inside_one_word():
+    from queryweave.eval.rewrite import units
+
+    assert units("connectionTimeout的默认值") == ["connectiontimeout", "的", "默", "认", "值"]
+    assert not has_splice("connectionTimeout的默认值是多少？", "它的默认值是多少？", "HikariCP 的 connectionTimeout 默认值是多少？")

@@ -34,6 +34,7 @@ Rewriter = Callable[[str, list[tuple[str, str]]], "str | tuple[str, list[str]]"]
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[^\W_]+", re.UNICODE)
+_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+|[^\W_\u3400-\u9fff\uf900-\ufaff]+", re.UNICODE)
 
 
 @dataclass
@@ -77,11 +78,9 @@ def units(text: str) -> list[str]:
     """F1 units: lower-case Latin words and single Chinese characters."""
     text = unicodedata.normalize("NFKC", text).casefold()
     out: list[str] = []
-    for piece in _LATIN.findall(text):
-        if _CJK.search(piece):
-            out.extend(ch for ch in piece if not ch.isspace())
-        else:
-            out.append(piece)
+    for piece in _LATIN.findall(text):  # "connectionTimeout的默认值" -> connectiontimeout, 的, 默, 认, 值
+        for run in _RUN.findall(piece):
+            out.extend(run) if _CJK.match(run) else out.append(run)
     return out
 
 
