@@ -36,15 +36,34 @@ def test_probability_is_logistic_in_the_features_and_falls_back_to_the_fixed_mix
     assert fixed_mix({"coverage": 1.0, "agreement": 0.0}) == 0.6  # generation only (no grader yet)
 
 
-def test_reflect_declines_an_answer_the_model_calls_unlikely(ctx, monkeypatch):
-    import queryweave.nodes.reflect as reflect_mod
+def test_unsupported_identifiers_are_settings_and_functions_only():
+    from queryweave.tools.grounding.coverage import unsupported_identifiers
+
+    rows = ["maxLifetime | Default: 1800000 ms", "HikariCP is a JDBC pool"]
+    assert unsupported_identifiers("What is HikariCP's default keepaliveTime?", rows) == ["keepaliveTime"]
+    assert unsupported_identifiers("What is HikariCP's default maxLifetime?", rows) == []
+    assert unsupported_identifiers("What does QoS mean for HikariCP?", rows) == []  # product names, not settings
+    assert unsupported_identifiers("PgBouncer 的 server_idle_timeout 默认是多少？", rows) == ["server_idle_timeout"]
+
+
+def test_a_question_about_a_setting_the_passages_never_name_is_declined(ctx):
     from queryweave.cli.ask import run_question
 
-    monkeypatch.setattr(reflect_mod, "ABSTAIN_BELOW", 0.99)
-    monkeypatch.setattr(reflect_mod, "probability", lambda features: 0.3)
-    out = run_question(ctx, "What does the max_connections setting limit?", "conf-decline")
-    assert out["abstained"] and out["citations"] == [] and out["confidence"] == 0.3
-    assert out["nearest"] and out["confidence_features"]["coverage"] > 0
-    monkeypatch.setattr(reflect_mod, "ABSTAIN_BELOW", 0.0)
-    kept = run_question(ctx, "What does the max_connections setting limit?", "conf-keep")
-    assert not kept["abstained"] and kept["citations"]
+    out = run_question(ctx, "What is the default value of shared_buffers in PostgreSQL?", "conf-setting")
+    assert out["abstained"] and out["citations"] == [] and out["missing_terms"] == ["shared_buffers"]
+    assert out["nearest"] and out["nearest"][0]["source"].endswith("postgres-pool.md")
+    kept = run_question(ctx, "What is the default value of max_connections in PostgreSQL?", "conf-known")
+    assert not kept["abstained"] and "100" in kept["answer"]
+
+
+def test_the_coverage_cut_declines_passages_that_hold_few_question_words(ctx, monkeypatch):
+    import queryweave.nodes.generate as generate_mod
+    from queryweave.cli.ask import run_question
+
+    question = "How does the JVM decide the default heap size inside a container?"
+    monkeypatch.setattr(generate_mod, "ABSTAIN_COVERAGE_BELOW", 1.01)  # nothing covers more than all words
+    declined = run_question(ctx, question, "conf-cut-on")
+    assert declined["abstained"] and declined["confidence_features"]["passage_coverage"] <= 1.0
+    monkeypatch.setattr(generate_mod, "ABSTAIN_COVERAGE_BELOW", 0.0)
+    answered = run_question(ctx, question, "conf-cut-off")
+    assert not answered["abstained"] and answered["citations"]

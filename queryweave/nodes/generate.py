@@ -23,7 +23,13 @@ from queryweave.prompts.generate import NEAREST, NOT_ANSWERED_FOR, NOT_FOUND, NO
 from queryweave.tools.common.text import tokenize
 from queryweave.tools.common.validation import fence_passages
 from queryweave.tools.grounding.confidence import fixed_mix, type_match
-from queryweave.tools.grounding.coverage import decisive, missing_names, unsupported_names
+from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
+from queryweave.tools.grounding.coverage import (
+    decisive,
+    missing_names,
+    unsupported_identifiers,
+    unsupported_names,
+)
 from queryweave.tools.grounding.extractive import extract_answer
 from queryweave.tools.stores.embeddings import embedding_outage
 
@@ -147,5 +153,11 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     if decisive(apart, typed):  # the chosen sentences come from pages that never name what was asked about
         return out | abstention(question, docs, lang, apart, in_corpus=True)
     feats = answer_features(question, ext.answer, evidence, docs, ext.coverage, _names_share(apart, typed))
+    if ctx.feature("abstain"):
+        setting = unsupported_identifiers(typed, evidence)
+        if setting:  # the setting or function asked about is named nowhere in the answer's passages
+            return out | abstention(question, docs, lang, setting, in_corpus=True) | {"confidence_features": feats}
+        if feats["passage_coverage"] < ABSTAIN_COVERAGE_BELOW:  # the passages hold few of the question's words
+            return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": fixed_mix(feats),
                   "abstained": False, "confidence_features": feats}

@@ -21,9 +21,8 @@ from typing import Any
 from queryweave.config import context_of
 from queryweave.models import get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
-from queryweave.nodes.generate import abstention, embedder, embedding_down
+from queryweave.nodes.generate import embedder, embedding_down
 from queryweave.tools.grounding.confidence import probability
-from queryweave.tools.grounding.confidence_weights import ABSTAIN_BELOW
 from queryweave.tools.grounding.detector import THRESHOLD, UNSURE_MARGIN, groundedness
 from queryweave.tools.grounding.relevance import answer_relevance
 from queryweave.tools.stores.embeddings import EmbeddingError
@@ -98,8 +97,7 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     if reasons:
         out |= {"degraded": True, "degraded_reasons": reasons}
     if passed:
-        return out | _declined_if_unlikely(state, confidence) | {
-            "reflection": {"action": "accept", "reason": "grounded and relevant"}}
+        return out | {"reflection": {"action": "accept", "reason": "grounded and relevant"}}
     if attempt_no < max(1, ctx.max_attempts):
         reason = "no supporting citations" if not citations else (
             "unsupported claims" if not grounded else "answer does not address the question")
@@ -109,20 +107,7 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         filters = None if starved else state.get("filters")
         return out | {"reflection": {"action": "retry", "reason": reason}, "k": k, "filters": filters}
     best = max([*(state.get("attempts") or []), record], key=lambda a: a["confidence"])
-    declined = _declined_if_unlikely(state, best["confidence"])
-    if declined:
-        return out | declined | {"reflection": {"action": "stop", "reason": "attempt limit reached; "
-                                                "no attempt likely right, declined"}}
     return out | {"reflection": {"action": "stop", "reason": "attempt limit reached; best attempt returned"},
                   "answer": best["answer"], "citations": best["citations"], "abstained": not best["citations"],
                   "confidence": round(min(best["confidence"], 0.4), 3), "low_confidence": True}
 
-
-def _declined_if_unlikely(state: dict[str, Any], confidence: float) -> dict[str, Any]:
-    """The abstention answer when the fitted model says the answer is unlikely right (P < `ABSTAIN_BELOW`,
-    chosen by `bench/fit_confidence.py` on held-out sets); {} otherwise or when no threshold is shipped."""
-    if not ABSTAIN_BELOW or confidence >= ABSTAIN_BELOW:
-        return {}
-    docs = state.get("documents") or []
-    declined = abstention(query_of(state), docs, str(state.get("language") or "en"), [])
-    return declined | {"confidence": confidence, "low_confidence": True}

@@ -11,7 +11,8 @@ form alone — no list of known names, nothing fitted:
   first word only when it is such an identifier.
 `missing_names(question, knows)` keeps those for which `knows(name)` (every index token of the name
 occurs in the corpus) is false; `unsupported_names(question, passages)` those that no passage of an
-answer's evidence mentions.
+answer's evidence mentions; `unsupported_identifiers` the setting / function names among those (one
+of them absent is enough to decline: it is the precise thing asked).
 """
 
 from __future__ import annotations
@@ -70,5 +71,22 @@ def unsupported_names(question: str, passages: list[str]) -> list[str]:
     for name in question_names(question):
         tokens = set(tokenize(name))
         if tokens and not any(tokens <= t for t in texts):
+            out.append(name)
+    return out
+
+
+_SETTING = re.compile(r"_|^[a-z]+[A-Z]|[A-Za-z]\.[A-Za-z]")
+
+
+def unsupported_identifiers(question: str, passages: list[str]) -> list[str]:
+    """Identifiers the question asks about (`max_connections`, `keepaliveTime`, `asyncio.gather`: a `_`,
+    a lower-case start with an inner capital, or a dotted path; product names such as "HikariCP" are
+    not identifiers) that no passage of the evidence mentions. An answer that never names the setting
+    or function asked about is about another one ("keepaliveTime" answered with maxLifetime's row)."""
+    texts = [set(tokenize(p)) for p in passages]
+    out = []
+    for name in question_names(question):
+        tokens = set(tokenize(name))
+        if _SETTING.search(name) and tokens and not any(tokens <= t for t in texts):
             out.append(name)
     return out
