@@ -20,7 +20,7 @@ from queryweave.models import call_text, get_chat_model, resolve_backend
 from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.prompts import pick
 from queryweave.prompts.generate import NEAREST, NOT_ANSWERED_FOR, NOT_FOUND, NOTHING_ABOUT, SYSTEM
-from queryweave.tools.common.text import tokenize
+from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.common.validation import fence_passages
 from queryweave.tools.grounding.confidence import fixed_mix, type_match
 from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
@@ -32,6 +32,7 @@ from queryweave.tools.grounding.coverage import (
 )
 from queryweave.tools.grounding.extractive import extract_answer
 from queryweave.tools.stores.embeddings import embedding_outage
+from queryweave.tools.understanding.glossary import cross_terms
 
 SENTENCES_FOR_INTENT = {"factual": 2, "reasoning": 3, "comprehensive": 5, "fuzzy": 3}
 _MARK = re.compile(r"\[(\d{1,2})\]")
@@ -55,8 +56,9 @@ def answer_features(question: str, answer: str, evidence: list[str], docs: list[
     """The generation-side features of the confidence model (`tools/grounding/confidence.py`)."""
     terms = set(tokenize(question))
     held = set(tokenize(" ".join(evidence)))
+    found = {t for t in terms if t in held or cross_terms({t}) & held}  # "默认" is held by "default"
     return {"coverage": round(min(1.0, coverage), 4),
-            "passage_coverage": round(len(terms & held) / len(terms), 4) if terms else 0.0,
+            "passage_coverage": round(len(found) / len(terms), 4) if terms else 0.0,
             "agreement": round(retrieval_confidence(docs), 4), "type_match": type_match(question, answer),
             "names_missing": round(names_missing, 4)}
 
@@ -157,7 +159,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         setting = unsupported_identifiers(typed, evidence)
         if setting:  # the setting or function asked about is named nowhere in the answer's passages
             return out | abstention(question, docs, lang, setting, in_corpus=True) | {"confidence_features": feats}
-        if feats["passage_coverage"] < ABSTAIN_COVERAGE_BELOW:  # the passages hold few of the question's words
+        same_language = detect_language(" ".join(evidence)) == detect_language(question)
+        if same_language and feats["passage_coverage"] < ABSTAIN_COVERAGE_BELOW:  # few question words held
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": fixed_mix(feats),
                   "abstained": False, "confidence_features": feats}

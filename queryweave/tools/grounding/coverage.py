@@ -75,7 +75,7 @@ def unsupported_names(question: str, passages: list[str]) -> list[str]:
     return out
 
 
-_SETTING = re.compile(r"_|^[a-z]+[A-Z]|[A-Za-z]\.[A-Za-z]")
+_SETTING = re.compile(r"_|^[a-z]+[A-Z]|[A-Za-z][a-z0-9]+\.[a-z_][A-Za-z0-9_]+")
 
 
 def unsupported_identifiers(question: str, passages: list[str]) -> list[str]:
