@@ -60,10 +60,19 @@ def test_the_coverage_cut_declines_passages_that_hold_few_question_words(ctx, mo
     import queryweave.nodes.generate as generate_mod
     from queryweave.cli.ask import run_question
 
-    question = "How does the JVM decide the default heap size inside a container?"
+    question = "JVM 的最大堆内存默认是多少？"
     monkeypatch.setattr(generate_mod, "ABSTAIN_COVERAGE_BELOW", 1.01)  # nothing covers more than all words
     declined = run_question(ctx, question, "conf-cut-on")
     assert declined["abstained"] and declined["confidence_features"]["passage_coverage"] <= 1.0
     monkeypatch.setattr(generate_mod, "ABSTAIN_COVERAGE_BELOW", 0.0)
     answered = run_question(ctx, question, "conf-cut-off")
     assert not answered["abstained"] and answered["citations"]
+
+
+def test_the_coverage_cut_leaves_answers_from_other_language_passages_alone(ctx, monkeypatch):
+    import queryweave.nodes.generate as generate_mod
+    from queryweave.cli.ask import run_question
+
+    monkeypatch.setattr(generate_mod, "ABSTAIN_COVERAGE_BELOW", 1.01)  # an English question, Chinese pages
+    out = run_question(ctx, "What is the default maximum heap size of the JVM?", "conf-cross-language")
+    assert not out["abstained"] and out["citations"][0]["source"].endswith("jvm-heap.md")
