@@ -20,7 +20,9 @@ hold at all): the highest cut whose wrong abstentions on the training groups sta
 0.1 allowed, a margin for a knowledge base unlike the training ones). A cut on P(right) itself does not
 transfer: the share of right answers differs too much between knowledge bases (0.32 to 0.82).
 Run the items with the cut off (`confidence_weights.ABSTAIN_COVERAGE_BELOW = 0`), so that every answer's
-features are seen. `--write` stores the fit on all groups in `queryweave/tools/grounding/confidence_weights.py`.
+features are seen. `--write` stores the fit on all groups in `queryweave/tools/grounding/confidence_weights.py`: the cut,
+and the weights only when, left out group by group, they beat the fixed mix's AUROC on average and lose
+more than 0.01 nowhere (else the fixed mix stays).
 """
 
 from __future__ import annotations
@@ -123,11 +125,14 @@ def main() -> int:
     print("| held-out group | n | AUROC fixed | AUROC fitted | coverage cut | abst.rec before → after | "
           "wrong abst. before → after | contains before → after | accuracy by P(right) |")
     print("|---|---|---|---|---|---|---|---|---|")
+    gains = []
     for name, rows in groups.items():
         train = [r for g, rs in groups.items() if g != name for r in rs]
         w = fit(train)
         cut = choose_cut(train)
         fixed, fitted = aurocs(rows, w)
+        if fixed is not None and fitted is not None:
+            gains.append(fitted - fixed)
         before, after = outcome(rows, 0.0), outcome(rows, cut)
 
         def fmt(x: float | None) -> str:
@@ -140,13 +145,18 @@ def main() -> int:
     w = fit(everything)
     cut = choose_cut(everything)
     print("\nfit on all groups:", json.dumps({k: round(v, 4) for k, v in w.items()}), "cut", cut)
+    transfers = bool(gains) and sum(gains) / len(gains) > 0 and min(gains) > -0.01
+    print("fitted weights", "beat" if transfers else "do not beat", "the fixed mix out of group",
+          f"(AUROC gains {', '.join(f'{g:+.3f}' for g in gains)}):",
+          "shipping them" if transfers else "shipping the fixed mix")
+    weights = {k: round(v, 4) for k, v in w.items()} if transfers else {}
     if args.write:
         target = ROOT / "queryweave/tools/grounding/confidence_weights.py"
         target.write_text(
             '"""Weights of the confidence model (`confidence.probability`) and the abstention cut, written by\n'
             f'`bench/fit_confidence.py` (fit on all of: {", ".join(groups)}; figures by leaving each out in\n'
             'bench/results_answers.md)."""\n\n'
-            f"WEIGHTS: dict[str, float] = {json.dumps({k: round(v, 4) for k, v in w.items()})}\n"
+            f"WEIGHTS: dict[str, float] = {json.dumps(weights)}\n"
             f"ABSTAIN_COVERAGE_BELOW: float = {cut}\n"
             f"FITTED_ON: list[str] = {json.dumps(list(groups))}\n", encoding="utf-8")
         print("wrote", target.relative_to(ROOT))
