@@ -34,6 +34,12 @@ from queryweave.tools.grounding.extractive import extract_answer
 from queryweave.tools.stores.embeddings import embedding_outage
 from queryweave.tools.understanding.glossary import cross_terms
 
+# Words of the request rather than its subject ("Which documents from 2021 explain max_connections?"):
+# a passage need not contain them, and a year is usually a metadata filter.
+REQUEST_WORDS = set(tokenize("document documents doc docs article articles page pages explain explains describe "
+                             "describes mention mentions discuss discusses cover covers tell show list find "
+                             "文档 文章 页面 介绍 讲解 说明 解释 提到 相关 哪些"))
+_YEAR = re.compile(r"(?:19|20)\d{2}")
 SENTENCES_FOR_INTENT = {"factual": 2, "reasoning": 3, "comprehensive": 5, "fuzzy": 3}
 _MARK = re.compile(r"\[(\d{1,2})\]")
 
@@ -54,7 +60,7 @@ def retrieval_confidence(docs: list[dict[str, Any]]) -> float:
 def answer_features(question: str, answer: str, evidence: list[str], docs: list[dict[str, Any]],
                     coverage: float, names_missing: float) -> dict[str, float]:
     """The generation-side features of the confidence model (`tools/grounding/confidence.py`)."""
-    terms = set(tokenize(question))
+    terms = {t for t in tokenize(question) if t not in REQUEST_WORDS and not _YEAR.fullmatch(t)}
     held = set(tokenize(" ".join(evidence)))
     found = {t for t in terms if t in held or cross_terms({t}) & held}  # "默认" is held by "default"
     return {"coverage": round(min(1.0, coverage), 4),

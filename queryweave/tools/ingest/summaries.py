@@ -203,14 +203,14 @@ def build_summaries(kb: KnowledgeBase, changed_sources: list[str], llm: Any = No
 
 
 def topics_line(kb: KnowledgeBase | None, groups: list[dict[str, Any]], lang: str, per_group: int = 2) -> str:
-    """The main topics, from content: each group (largest first) named by its folder when that names a
-    subject, followed by the titles (first headings) of its largest documents."""
+    """The main topics, from content, as one sentence: each group (largest first) named by its folder when
+    that names a subject, with the titles (first headings) of its largest documents in brackets."""
     titles, sizes = {}, {}
     if kb is not None:
         for d in kb.catalog.documents():
             titles[d["source"]] = str(d["title"] or "").strip()
             sizes[d["source"]] = len(kb.catalog.chunk_ids(d["source"]))
-    sep, inner = ("；", "、") if lang == "zh" else ("; ", ", ")
+    sep, inner, (lp, rp) = ("、", "，", "（）") if lang == "zh" else (", ", ", ", "()")  # one sentence
     parts = []
     for g in groups[:12]:
         members = sorted(g["sources"], key=lambda s: -sizes.get(s, 0))
@@ -218,7 +218,7 @@ def topics_line(kb: KnowledgeBase | None, groups: list[dict[str, Any]], lang: st
         label = str(g["title"])
         named = label not in ("(top level)", "other", *ROOT_TITLE.values()) and " / " not in label  # not a cluster
         if names and named:
-            parts.append(f"{label.replace('-', ' ').replace('_', ' ')}: {inner.join(names)}")
+            parts.append(f"{label.replace('-', ' ').replace('_', ' ')} {lp}{inner.join(names)}{rp}")
         else:
             parts.append(inner.join(names) or label)
     return sep.join(parts)
