@@ -17,10 +17,10 @@ from queryweave.config import context_of
 from queryweave.models import get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.tools.retrieval.self_query import (
-    DEFAULT_SCHEMA,
     conditions,
     extract,
     relaxations,
+    schema_for,
     to_chroma,
     validate,
 )
@@ -69,7 +69,7 @@ def self_query(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     kb = knowledge_base(ctx)
     question = query_of(state)
     vocab = _vocabulary(kb)
-    schema = DEFAULT_SCHEMA.with_vocabulary(**vocab)
+    schema = schema_for(ctx.data_dir).with_vocabulary(**vocab)  # the user's metadata_schema.json, if any
     sq_result = extract(question, schema, llm=get_chat_model(ctx.model_settings()))
     sq, notes = validate(with_constraints(sq_result.structured_query, state.get("constraints") or {},
                                           vocab["tags"]), schema)

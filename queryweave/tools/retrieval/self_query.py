@@ -19,10 +19,11 @@ from langchain_core.structured_query import Comparator, Comparison, Operation, O
 
 from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings
 from queryweave.tools.retrieval.self_query_rules import extract_rules
-from queryweave.tools.retrieval.self_query_schema import DEFAULT_SCHEMA, FieldSpec, MetadataSchema
+from queryweave.tools.retrieval.self_query_schema import DEFAULT_SCHEMA, FieldSpec, MetadataSchema, schema_for
 
 __all__ = ["DEFAULT_SCHEMA", "FieldSpec", "MatchSettings", "MetadataSchema", "SelfQuery", "ListAwareChromaTranslator",
-           "extract", "validate", "to_chroma", "relaxations", "search_relaxed", "build_retriever", "conditions"]
+           "extract", "validate", "to_chroma", "relaxations", "search_relaxed", "build_retriever", "conditions",
+           "schema_for"]
 
 
 class ListAwareChromaTranslator(ChromaTranslator):
@@ -133,7 +134,7 @@ def validate(sq: StructuredQuery, schema: MetadataSchema = DEFAULT_SCHEMA) -> tu
 
 
 def extract(question: str, schema: MetadataSchema = DEFAULT_SCHEMA, llm: Any = None,
-            embed: Embed | None = None, settings: MatchSettings = MatchSettings()) -> SelfQuery:
+            embed: Embed | None = None, settings: MatchSettings | None = None) -> SelfQuery:
     """Rules first; the LLM's query constructor when the rules are unsure and an LLM is given.
 
     `embed` (texts -> vectors, e.g. the knowledge base's multilingual embeddings) lets the rules match

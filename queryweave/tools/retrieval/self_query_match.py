@@ -11,7 +11,7 @@ A declared value ("api_reference", "object-storage", "HowToGuide", "zh") is matc
     close enough to a value's words (cosine >= `MatchSettings.embedding`) names it;
   - aliases, when the schema declares them, as further spellings of the value (optional).
 A match of all the value's content words scores 1.0, of some of them their share (`Kubernetes` for
-`kubernetes-service`: 0.5), accepted at `MatchSettings.partial`; the two thresholds are chosen by
+`kubernetes-service`: 0.5), accepted at `MatchSettings.partial`; both thresholds are chosen by
 cross-validation (`bench/bench_self_query.py`). Where hits overlap, the better (then longer) wins,
 and a field with a complete match drops its partial ones.
 """
@@ -33,10 +33,13 @@ _LATIN = re.compile(r"[A-Za-z0-9]+(?:[&+#][A-Za-z0-9]*)?")
 
 @dataclass(frozen=True)
 class MatchSettings:
-    """Acceptance thresholds: share of a value's words for a partial match; embedding cosine (>1: off)."""
+    """Acceptance thresholds: the share of a value's content words a partial match must spell, and
+    the embedding cosine (None: no embedding matching). The defaults are what cross-validation chose
+    (`bench/bench_self_query.py`: partial 0.5 and 1.0 tie, the stricter is kept; no embedding
+    threshold beat none)."""
 
-    partial: float = 0.5
-    embedding: float = 0.93
+    partial: float = 1.0
+    embedding: float | None = None
     margin: float = 0.01  # the best value must beat the field's runner-up by this much
 
 
@@ -114,7 +117,7 @@ def _forms(value: str, aliases: tuple[str, ...], language: bool) -> tuple[tuple[
     out: dict[tuple[str, ...], str] = {}
     words = split_words(value)
     spellings = [(" ".join(words), "exact"), ("".join(words), "exact")]
-    if language:
+    if language and not aliases:
         spellings += [(n, "exact") for n in language_names(value)]
     spellings += [(a, "alias") for a in aliases]
     for text, kind in spellings:
@@ -199,27 +202,29 @@ def _phrases(text: str, covered: list[tuple[int, int]], size: int = 3) -> list[t
 
 @lru_cache(maxsize=8192)
 def _vector(embed: Embed, text: str) -> tuple[float, ...]:
-    vec = list(embed([text])[0])
+    vec = [float(x) for x in embed([text])[0]]
     norm = sum(x * x for x in vec) ** 0.5 or 1.0
     return tuple(x / norm for x in vec)
 
 
-def _cos(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    return sum(x * y for x, y in zip(a, b, strict=False))
+@lru_cache(maxsize=16384)
+def _ranked(embed: Embed, phrase: str, names: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[float, str], ...]:
+    """(cosine, value) of a phrase against each value's names, best first (cached: thresholds vary, texts not)."""
+    q = _vector(embed, phrase)
+    scores = [(max(sum(a * b for a, b in zip(q, _vector(embed, n), strict=True)) for n in ns), v) for v, ns in names]
+    return tuple(sorted(scores, reverse=True))
 
 
 def embedding_hits(text: str, field: str, values: Sequence[str], embed: Embed, settings: MatchSettings,
                    covered: list[tuple[int, int]]) -> list[ValueHit]:
     """Phrases of `text` whose embedding is close to one value's words (and clearly closer than to the rest)."""
-    if settings.embedding > 1 or len(values) < 2:
+    if settings.embedding is None or len(values) < 2:
         return []
     language = _is_language_field(values)
-    names = {v: [" ".join(split_words(v)), *(language_names(v)[:1] if language else ())] for v in values}
+    names = tuple((v, (" ".join(split_words(v)), *(language_names(v)[:1] if language else ()))) for v in values)
     out = []
     for start, end, phrase in _phrases(text, covered):
-        q = _vector(embed, phrase)
-        scores = sorted(((max(_cos(q, _vector(embed, n)) for n in ns), v) for v, ns in names.items()), reverse=True)
-        (best, value), (second, _) = scores[0], scores[1]
+        (best, value), (second, _) = _ranked(embed, phrase, names)[:2]
         if best >= settings.embedding and best - second >= settings.margin:
             out.append(ValueHit(field, value, start, end, best, "embedding"))
     return out
@@ -242,12 +247,14 @@ def resolve(hits: list[ValueHit], settings: MatchSettings) -> list[ValueHit]:
 
 
 def match_values(text: str, fields: Sequence[tuple[str, Sequence[str], dict[str, tuple[str, ...]]]],
-                 embed: Embed | None = None, settings: MatchSettings = MatchSettings()) -> list[ValueHit]:
+                 embed: Embed | None = None, settings: MatchSettings | None = None) -> list[ValueHit]:
     """Declared values named in `text`, over all `(field, values, aliases)` given, resolved."""
+    settings = settings or MatchSettings()
     lexical = [h for name, values, aliases in fields for h in lexical_hits(text, name, values, aliases)]
     hits = list(lexical)
-    if embed is not None:
+    if embed is not None and settings.embedding is not None:
         covered = [(h.start, h.end) for h in resolve(lexical, settings)]
-        for name, values, _ in fields:
-            hits += embedding_hits(text, name, values, embed, settings, covered)
+        for name, values, aliases in fields:  # declared spellings replace guessing (as for partial hits)
+            free = [v for v in values if v not in (aliases or {})]
+            hits += embedding_hits(text, name, free, embed, settings, covered) if len(free) == len(values) else []
     return resolve(hits, settings)

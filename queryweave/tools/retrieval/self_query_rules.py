@@ -98,7 +98,7 @@ def _value_conditions(name: str, values: list[str], negative: list[str], either:
 
 
 def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = None,
-                  settings: MatchSettings = MatchSettings()) -> RuleResult:
+                  settings: MatchSettings | None = None) -> RuleResult:
     """Conditions the rules can read from `question` (only fields and values the schema declares).
 
     Values are found by `self_query_match.match_values` (inflection, spelling, glossary, aliases and,

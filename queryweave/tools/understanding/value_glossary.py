@@ -33,7 +33,7 @@ _KINDS = {
     "参考": ("reference",), "参考文档": ("reference",), "参考手册": ("reference manual",), "接口": ("api", "interface"),
     "说明": ("explanation", "instructions"), "发布说明": ("release notes",), "发行说明": ("release notes",),
     "版本说明": ("release notes",), "更新日志": ("changelog",), "变更日志": ("changelog",), "博客": ("blog",),
-    "博文": ("blog post",), "帖子": ("post",), "文章": ("article",), "论文": ("paper",), "报告": ("report",),
+    "博文": ("blog post",), "博客文章": ("blog post",), "技术博客": ("tech blog", "blog"), "帖子": ("post",), "文章": ("article",), "论文": ("paper",), "报告": ("report",),
     "白皮书": ("whitepaper", "white paper"), "案例": ("case", "example"), "案例研究": ("case study",),
     "案例分析": ("case study",), "客户案例": ("customer story", "case study"), "常见问题": ("faq", "frequently asked questions"),
     "常见问题解答": ("faq",), "问答": ("q&a", "faq"), "视频": ("video",), "录像": ("recording", "video"),
