@@ -122,3 +122,17 @@ def test_a_users_schema_file_in_the_data_dir_is_used_by_routing(tmp_path):
     (tmp_path / "metadata_schema.json").write_text(json.dumps(FIXTURE["schema"]), encoding="utf-8")
     assert schema_for(tmp_path).get("product") is not None
     assert _has_filter(state, str(tmp_path))
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("tutorials about setup", {("content_type", "eq", "tutorial")}),
+    ("the API reference", {("content_type", "eq", "api_reference")}),
+    ("docs for the CLI", {("content_type", "eq", "document")}),
+    ("有哪些博客", {("content_type", "eq", "blog")}),
+    ("anything that is not a blog post", {("content_type", "ne", "blog")}),
+])
+def test_the_issue_examples(question, expected):
+    schema = MetadataSchema.from_dict({"fields": [
+        {"name": "content_type", "description": "Kind of page. 页面类型。",
+         "values": ["tutorial", "api_reference", "document", "blog"]}]})
+    assert conds(question, schema) == expected
