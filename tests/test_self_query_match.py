@@ -82,16 +82,21 @@ def test_partial_threshold_decides_whether_part_of_a_value_names_it():
     assert {c for c in got if c[0] == "product"} == {("product", "eq", "identity-access")}
 
 
-def test_embedding_threshold_with_a_scripted_embedding():
+def test_embedding_thresholds_with_a_scripted_embedding():
     vectors = {"pricing": (1.0, 0.1, 0.0), "billing": (0.98, 0.12, 0.0), "security": (0.0, 1.0, 0.0)}
 
     def embed(texts):
         return [vectors.get(t.lower(), (0.0, 0.0, 1.0)) for t in texts]
 
     schema = MetadataSchema.from_dict({"fields": [{"name": "topic", "values": ["billing", "security"]}]})
-    assert conds("pricing", schema, embed=embed, settings=MatchSettings(embedding=0.95)) == {("topic", "eq", "billing")}
-    assert conds("pricing", schema, embed=embed, settings=MatchSettings(embedding=0.9999)) == set()
-    assert conds("pricing", schema, embed=embed) == set()  # the default (chosen by CV) uses no embeddings
+    absolute = MatchSettings(embedding=0.95, margin=0.01, relative=False)
+    assert conds("pricing", schema, embed=embed, settings=absolute) == {("topic", "eq", "billing")}
+    assert conds("pricing", schema, embed=embed, settings=MatchSettings(embedding=0.9999, relative=False)) == set()
+    # relative (the default): a value counts only when this phrase is closer to it than the question's
+    # other phrases are; a one-phrase question has nothing to compare with
+    assert conds("pricing page", schema, embed=embed) == {("topic", "eq", "billing")}
+    assert conds("pricing", schema, embed=embed) == set()
+    assert conds("pricing page", schema) == set()  # no embedding function: lexical matching only
 
 
 def test_negation_scope_and_inclusive_besides():

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from queryweave.tools.common.text import EN_STOPWORDS, tokenize
+from queryweave.tools.common.text import EN_STOPWORDS, ZH_STOPWORDS, tokenize, zh_word_spans
 from queryweave.tools.understanding.value_glossary import LANGUAGES, language_names, zh_segments
 
 Embed = Callable[[list[str]], Sequence[Sequence[float]]]
@@ -33,14 +33,17 @@ _LATIN = re.compile(r"[A-Za-z0-9]+(?:[&+#][A-Za-z0-9]*)?")
 
 @dataclass(frozen=True)
 class MatchSettings:
-    """Acceptance thresholds: the share of a value's content words a partial match must spell, and
-    the embedding cosine (None: no embedding matching). The defaults are what cross-validation chose
-    (`bench/bench_self_query.py`: partial 0.5 and 1.0 tie, the stricter is kept; no embedding
-    threshold beat none)."""
+    """Acceptance thresholds: the share of a value's content words a partial match must spell; the
+    embedding score (None: no embedding matching) and the margin by which the best value must beat
+    the field's runner-up; `relative` scores a value's cosine against its mean cosine with the
+    question's other phrases (a "hub" value close to everything scores low). The defaults are what
+    cross-validation chose on all three labelled sets (`bench/bench_self_query.py`); the embedding
+    part applies only when an embedding function is given."""
 
     partial: float = 1.0
-    embedding: float | None = None
-    margin: float = 0.01  # the best value must beat the field's runner-up by this much
+    embedding: float | None = 0.05
+    margin: float = 0.03
+    relative: bool = True
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,7 @@ class _Slot:
     alts: tuple[tuple[str, ...], ...]  # stem sequences this piece of text can stand for
     raw: str = ""
     lights: tuple[tuple[str, ...], ...] = ()  # the same with plural-only normalisation
+    zh: str = ""  # Chinese text of a slot the glossary does not know
 
 
 def _slots(text: str) -> list[_Slot]:
@@ -94,14 +98,20 @@ def _slots(text: str) -> list[_Slot]:
         pos = m.start()
         for start, end, phrases in zh_segments(m.group()):
             if start + m.start() > pos:
-                slots.append(_Slot(pos, start + m.start(), ()))
+                slots += _unknown(text, pos, start + m.start())
             alts = tuple(dict.fromkeys(tuple(_stem(w) for w in split_words(p)) for p in phrases))
             lights = tuple(dict.fromkeys(tuple(_light(w) for w in split_words(p)) for p in phrases))
             slots.append(_Slot(start + m.start(), end + m.start(), alts, "", lights))
             pos = end + m.start()
         if pos < m.end():
-            slots.append(_Slot(pos, m.end(), ()))
+            slots += _unknown(text, pos, m.end())
     return sorted(slots, key=lambda s: s.start)
+
+
+def _unknown(text: str, start: int, end: int) -> list[_Slot]:
+    """Chinese text the glossary lacks: one slot per jieba word, spelling nothing (embeddings may read it)."""
+    return [_Slot(start + a, start + b, (), "", (), text[start + a:start + b])
+            for a, b in zh_word_spans(text[start:end])]
 
 
 def _is_language_field(values: Sequence[str]) -> bool:
@@ -190,7 +200,7 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
 def _phrases(text: str, covered: list[tuple[int, int]], size: int = 3) -> list[tuple[int, int, str]]:
     """Runs of up to `size` content slots not covered by a lexical hit: (start, end, text)."""
     slots = [s for s in _slots(text) if not any(a < s.end and s.start < b for a, b in covered)]
-    slots = [s for s in slots if (s.raw and s.raw not in EN_STOPWORDS and not s.raw.isdigit()) or not s.raw]
+    slots = [s for s in slots if not (s.raw in EN_STOPWORDS or s.raw.isdigit() or s.zh in ZH_STOPWORDS)]
     out = []
     for i in range(len(slots)):
         for j in range(i, min(i + size, len(slots))):
@@ -217,14 +227,25 @@ def _ranked(embed: Embed, phrase: str, names: tuple[tuple[str, tuple[str, ...]],
 
 def embedding_hits(text: str, field: str, values: Sequence[str], embed: Embed, settings: MatchSettings,
                    covered: list[tuple[int, int]]) -> list[ValueHit]:
-    """Phrases of `text` whose embedding is close to one value's words (and clearly closer than to the rest)."""
+    """Phrases of `text` whose embedding is close to one value's words, and clearly closer than to the
+    field's other values. With `settings.relative`, a value's cosine is taken relative to its mean
+    cosine with the question's other phrases (a "hub" value that is close to everything scores low)."""
     if settings.embedding is None or len(values) < 2:
         return []
     language = _is_language_field(values)
     names = tuple((v, (" ".join(split_words(v)), *(language_names(v)[:1] if language else ()))) for v in values)
+    phrases = _phrases(text, covered)
+    sims = [{v: c for c, v in _ranked(embed, phrase, names)} for _, _, phrase in phrases]
     out = []
-    for start, end, phrase in _phrases(text, covered):
-        (best, value), (second, _) = _ranked(embed, phrase, names)[:2]
+    for k, (start, end, _) in enumerate(phrases):
+        scores = dict(sims[k])
+        others = [sims[j] for j in range(len(phrases)) if j != k
+                  and not (phrases[j][0] < end and start < phrases[j][1])]  # phrases that do not overlap this one
+        if settings.relative:
+            if not others:
+                continue
+            scores = {v: c - sum(o[v] for o in others) / len(others) for v, c in scores.items()}
+        (best, value), (second, _) = sorted(((c, v) for v, c in scores.items()), reverse=True)[:2]
         if best >= settings.embedding and best - second >= settings.margin:
             out.append(ValueHit(field, value, start, end, best, "embedding"))
     return out
