@@ -141,3 +141,11 @@ def test_the_issue_examples(question, expected):
         {"name": "content_type", "description": "Kind of page. 页面类型。",
          "values": ["tutorial", "api_reference", "document", "blog"]}]})
     assert conds(question, schema) == expected
+
+
+def test_open_and_closed_compounds():
+    schema = MetadataSchema.from_dict({"fields": [
+        {"name": "kind", "values": ["whitepaper", "quick_start_guide", "data_sheet"]}]})
+    assert conds("white papers on storage", schema) == {("kind", "eq", "whitepaper")}
+    assert conds("a quickstart guide", schema) == {("kind", "eq", "quick_start_guide")}
+    assert conds("datasheets", schema) == {("kind", "eq", "data_sheet")}

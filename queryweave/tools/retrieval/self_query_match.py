@@ -1,8 +1,9 @@
 """Find a schema's declared values in a question without alias lists (English and Chinese).
 
 A declared value ("api_reference", "object-storage", "HowToGuide", "zh") is matched through
-  - tokenisation: `snake_case`, kebab-case, camelCase and spacing are all word boundaries, and the
-    joined spelling ("whitepaper" for `white_paper`) counts too;
+  - tokenisation: `snake_case`, kebab-case, camelCase and spacing are all word boundaries, and
+    compounds match closed or open ("whitepaper" for `white_paper`, "white papers" for `whitepaper`,
+    "quickstart" for `quick_start`);
   - inflection: words are compared as Snowball stems ("tutorials" = "tutorial", "deploying" =
     "deployment"), and a clipped word ("docs", "ref") matches the word it starts (`documentation`);
   - language: Chinese words are put into English with the value glossary (`zh_segments`), ISO 639-1
@@ -153,6 +154,17 @@ def _consume(slots: list[_Slot], i: int, seq: tuple[str, ...], light: bool = Fal
             end = _consume(slots, i + 1, seq[len(alt):], light)
             if end is not None:
                 return end
+        # a closed compound for an open one: "quickstart" spells `quick_start`
+        for k in range(2, len(seq) + 1) if len(alt) == 1 else ():
+            if "".join(seq[:k]) == alt[0]:
+                end = _consume(slots, i + 1, seq[k:], light)
+                if end is not None:
+                    return end
+    # an open compound for a closed one: "white papers" spells `whitepaper`
+    if i + 1 < len(slots) and slots[i].raw and slots[i + 1].raw and slots[i + 1].start - slots[i].end <= 1:
+        norm = _light if light else _stem
+        if norm(slots[i].raw + slots[i + 1].raw) == seq[0]:
+            return _consume(slots, i + 2, seq[1:], light)
     return None
 
 
