@@ -9,11 +9,13 @@ A declared value ("api_reference", "object-storage", "HowToGuide", "zh") is matc
   - language: Chinese words are put into English with the value glossary (`zh_segments`), ISO 639-1
     codes are matched by the language's names in both languages ("Japanese", "日文" -> `ja`), and,
     when an embedding function is given, a phrase of the question whose multilingual embedding is
-    close enough to a value's words (cosine >= `MatchSettings.embedding`) names it;
+    close enough to a value's words names it (`MatchSettings.embedding`, by default relative to the
+    value's mean cosine with the question's other phrases, and `margin` above the runner-up);
   - aliases, when the schema declares them, as further spellings of the value (optional).
 A match of all the value's content words scores 1.0, of some of them their share (`Kubernetes` for
-`kubernetes-service`: 0.5), accepted at `MatchSettings.partial`; both thresholds are chosen by
-cross-validation (`bench/bench_self_query.py`). Where hits overlap, the better (then longer) wins,
+`kubernetes-service`: 0.5), accepted at `MatchSettings.partial`; the thresholds are chosen by
+cross-validation (`bench/bench_self_query.py`). Values that have aliases are matched by their
+declared spellings only (plural-normalised: no stems, parts or embeddings). Where hits overlap, the better (then longer) wins,
 and a field with a complete match drops its partial ones.
 """
 
