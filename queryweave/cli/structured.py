@@ -2,7 +2,8 @@
 
 `guard` reads one statement per line and prints one line per statement: `allowed: reason` or
 `blocked: reason`; the exit code is 1 when any statement was blocked. `eval sql` / `eval cypher`
-measure execution accuracy with the run's LLM (`--model-url` points at an OpenAI-compatible server).
+measure execution accuracy with the run's LLM (`--model-url` points at an OpenAI-compatible server);
+`--folds-by-database` / `--folds-by-type` make it a leave-one-group-out evaluation (`eval.folds`).
 """
 
 from __future__ import annotations
@@ -79,12 +80,23 @@ def _report(args: argparse.Namespace, report: dict) -> int:
           f"failed to run {report['failed_to_run']:.3f})")
     for lang, block in report["by_language"].items():
         print(f"  {lang}: {block['execution_accuracy']:.3f} (n={block['n']}, failed to run {block['failed_to_run']:.3f})")
+    if "rows" in report:  # leave-one-group-out: every row of the same run, then the folds
+        from queryweave.eval.folds import table_lines
+
+        print(f"chosen row: {report['chosen_row']} (folds by {report['folds_by']}: {', '.join(report['groups'])})")
+        if report.get("excluded"):
+            print(f"excluded {report['excluded']} gold queries that read properties the graph never sets")
+        print("\n".join(table_lines(report)))
     if "baseline" in report:
         b = report["baseline"]
         print(f"naive baseline {b['execution_accuracy']:.3f} (n={b['n']}, failed to run {b['failed_to_run']:.3f})")
         for lang, block in b["by_language"].items():
             print(f"  {lang}: {block['execution_accuracy']:.3f} (n={block['n']})")
     return 0
+
+
+def _names(args: argparse.Namespace) -> list[str] | None:
+    return [x.strip() for x in args.candidates.split(",") if x.strip()] if args.candidates else None
 
 
 def run_eval_sql(args: argparse.Namespace) -> int:
@@ -95,6 +107,12 @@ def run_eval_sql(args: argparse.Namespace) -> int:
     if llm is None:
         return fail("Text-to-SQL needs an LLM back-end: pass --llm openai|llamacpp or --model-url URL")
     langs = tuple(x.strip() for x in args.languages.split(",") if x.strip())
+    if args.folds_by_database:
+        from queryweave.eval.spider_folds import evaluate_sql_folds
+
+        return _report(args, evaluate_sql_folds(args.dir, llm, limit=args.limit, languages=langs,
+                                                names=_names(args), progress=_progress(args),
+                                                translate_questions=args.translate_questions))
     report = evaluate_sql(args.dir, llm, limit=args.limit, languages=langs, baseline=args.baseline,
                           progress=_progress(args), max_retries=args.retries,
                           translate_questions=args.translate_questions, examples=args.examples,
@@ -109,6 +127,11 @@ def run_eval_cypher(args: argparse.Namespace) -> int:
     llm = _llm(args)
     if llm is None:
         return fail("Text-to-Cypher needs an LLM back-end: pass --llm openai|llamacpp or --model-url URL")
+    if args.folds_by_type:
+        from queryweave.eval.cypher_folds import evaluate_cypher_folds
+
+        return _report(args, evaluate_cypher_folds(args.dir, llm, limit=args.limit, names=_names(args),
+                                                   progress=_progress(args)))
     return _report(args, evaluate_cypher(args.dir, llm, limit=args.limit, progress=_progress(args),
                                          baseline=args.baseline, max_retries=args.retries,
                                          examples=args.examples))
@@ -129,6 +152,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model-name", default=None, help="model name at --model-url")
     p.add_argument("--items", default=None, help="write per-question results to this JSONL file")
     p.add_argument("--quiet", action="store_true", help="no per-question progress on stderr")
+    p.add_argument("--candidates", default=None,
+                   help="with folds: only these rows, comma-separated (minimal,+linking,+examples,+pool,"
+                        "+repairs,+vote,default,all; minimal is always kept)")
 
 
 def register_eval(ev: argparse._SubParsersAction) -> None:
@@ -144,6 +170,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                    help="schema-derived few-shot examples in the prompt (0: none)")
     p.add_argument("--samples", type=int, default=1,
                    help="self-consistency: sample N queries and keep the result most agree on (1: off)")
+    p.add_argument("--folds-by-database", action="store_true",
+                   help="leave one database out: choose every mechanism on the other databases, score on it; "
+                        "all rows (naive, each mechanism alone, default, chosen) per language, one run")
     _common(p)
     p.set_defaults(func=run_eval_sql)
     p = ev.add_parser("cypher", help="Text-to-Cypher execution accuracy on a text2cypher-style folder")
@@ -152,5 +181,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--retries", type=int, default=2, help="repair attempts after an error")
     p.add_argument("--examples", type=int, default=5,
                    help="schema-derived few-shot examples in the prompt (0: none)")
+    p.add_argument("--folds-by-type", action="store_true",
+                   help="leave one question type out: choose the mechanisms on the other types, score on it; "
+                        "gold queries reading properties the graph never sets are excluded")
     _common(p)
     p.set_defaults(func=run_eval_cypher)

@@ -51,13 +51,13 @@ def _is_macro(question: str) -> bool:
     return is_macro_question(question)
 
 
-def _has_filter(state: dict[str, Any]) -> bool:
+def _has_filter(state: dict[str, Any], data_dir: str | None = None) -> bool:
     c = state.get("constraints") or {}
     if c.get("year_from") or c.get("year_to") or c.get("include") or c.get("exclude"):
         return True
-    from queryweave.tools.retrieval.self_query import DEFAULT_SCHEMA, conditions, extract
+    from queryweave.tools.retrieval.self_query import conditions, extract, schema_for
 
-    return bool(conditions(extract(query_of(state), DEFAULT_SCHEMA).structured_query))
+    return bool(conditions(extract(query_of(state), schema_for(data_dir)).structured_query))
 
 
 def structured_scores(ctx: Any, question: str, has_llm: bool,
@@ -101,7 +101,7 @@ def route(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         return out | {"route": choice, "route_reason": f"schema terms in the question ({scores})"}
     if ctx.feature("summaries") and _is_macro(question):
         return out | {"route": "summary", "route_reason": "a macro question about the whole knowledge base"}
-    if ctx.feature("self_query") and _has_filter(state):
+    if ctx.feature("self_query") and _has_filter(state, ctx.data_dir):
         return out | {"route": "self_query",
                       "route_reason": "a metadata filter in the question or the conversation"}
     return out | {"route": "vector", "route_reason": "plain hybrid search"}

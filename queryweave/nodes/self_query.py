@@ -17,13 +17,14 @@ from queryweave.config import context_of
 from queryweave.models import get_chat_model
 from queryweave.nodes.common import knowledge_base, query_of, timed
 from queryweave.tools.retrieval.self_query import (
-    DEFAULT_SCHEMA,
     conditions,
     extract,
     relaxations,
+    schema_for,
     to_chroma,
     validate,
 )
+from queryweave.tools.stores.embeddings import embedding_outage
 
 
 def _vocabulary(kb: Any) -> dict[str, list[str]]:
@@ -69,8 +70,15 @@ def self_query(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     kb = knowledge_base(ctx)
     question = query_of(state)
     vocab = _vocabulary(kb)
-    schema = DEFAULT_SCHEMA.with_vocabulary(**vocab)
-    sq_result = extract(question, schema, llm=get_chat_model(ctx.model_settings()))
+    schema = schema_for(ctx.data_dir).with_vocabulary(**vocab)  # the user's metadata_schema.json, if any
+    llm = get_chat_model(ctx.model_settings())
+    model = getattr(kb.embeddings, "underlying_embeddings", kb.embeddings)  # phrases stay out of the disk cache
+    embed = None if embedding_outage(kb.embeddings) else model.embed_documents
+    try:  # declared values are also matched by embedding similarity (MatchSettings: chosen by CV)
+        sq_result = extract(question, schema, llm=llm, embed=embed)
+    except Exception as exc:  # the embedding endpoint failed mid-call: lexical matching only
+        sq_result = extract(question, schema, llm=llm)
+        sq_result.notes.append(f"value matching without embeddings: {type(exc).__name__}")
     sq, notes = validate(with_constraints(sq_result.structured_query, state.get("constraints") or {},
                                           vocab["tags"]), schema)
     notes = [*sq_result.notes, *notes]

@@ -22,6 +22,11 @@ SYSTEM = {
 
 ANSWER = "```cypher\n{query}\n```"
 
+POOL_QUESTION = {  # a worked example from another database or another kind of question
+    "en": "Question (a worked example, possibly over another schema): {question}",
+    "zh": "问题（一个示例，可能来自另一个数据库结构）：{question}",
+}
+
 QUESTION = {"en": "Question: {question}", "zh": "问题：{question}"}
 
 REPAIR = {

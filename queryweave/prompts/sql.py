@@ -24,6 +24,11 @@ VALUE_HINTS = {
     "zh": "数据库中可能与问题相关的取值：\n{hints}",
 }
 
+POOL_QUESTION = {  # a worked example from another database or another kind of question
+    "en": "Question (a worked example, possibly over another schema): {question}",
+    "zh": "问题（一个示例，可能来自另一个数据库结构）：{question}",
+}
+
 QUESTION = {
     "en": "Question: {question}",
     "zh": "问题：{question}",

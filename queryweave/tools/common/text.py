@@ -97,6 +97,11 @@ def tokenize(text: str, stem: bool = True, stopwords: bool = True) -> list[str]:
     return out
 
 
+def zh_word_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each jieba word of a Chinese text (offsets into `text`)."""
+    return [(start, end) for _, start, end in _jieba().tokenize(text)]
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of mixed Chinese/English text (Chinese and Latin end punctuation, blank lines)."""
     parts = [p.strip() for p in _SENT.split(text) if p and p.strip()]

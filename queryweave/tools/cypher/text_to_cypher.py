@@ -10,6 +10,7 @@ ORDER BY and aggregates go), in a fresh turn listing every failed try, at most `
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from queryweave.prompts import cypher as P
 from queryweave.prompts import pick
+from queryweave.tools.common.examples import Example, nearest
 from queryweave.tools.common.guard_result import query_in_reply
 from queryweave.tools.common.text import detect_language
 from queryweave.tools.cypher.fewshot import schema_examples
@@ -151,8 +153,13 @@ def explain_error(schema: GraphSchema, error: str, lang: str = "en") -> str:
 class TextToCypher:
     """Question -> guarded Cypher -> rows, with bounded repair."""
 
-    def __init__(self, store: GraphStore, llm: BaseChatModel | None, max_retries: int = 2, examples: int = 5):
-        """`store` is any `GraphStore` (kuzu or Neo4j); `examples` schema-derived few-shot pairs (0: none)."""
+    def __init__(self, store: GraphStore, llm: BaseChatModel | None, max_retries: int = 2, examples: int = 5,
+                 example_pool: Sequence[Example] = (), pool_examples: int = 0):
+        """`store` is any `GraphStore` (kuzu or Neo4j); `examples` schema-derived few-shot pairs (0: none);
+        `example_pool` worked pairs (e.g. of other kinds of question), of which the `pool_examples`
+        nearest to the question come first among the earlier turns."""
+        self.example_pool = list(example_pool)
+        self.pool_examples = pool_examples
         self.store = store
         self.llm = llm
         self.max_retries = max_retries
@@ -163,9 +170,16 @@ class TextToCypher:
         lang = lang or detect_language(question)
         schema = self.store.schema()
         out: list[BaseMessage] = [SystemMessage(pick(P.SYSTEM, lang).format(schema=schema.text()))]
+        for ex in self.pool_shown(question):
+            out += [HumanMessage(pick(P.POOL_QUESTION, lang).format(question=ex.question)),
+                    AIMessage(P.ANSWER.format(query=ex.query))]
         for q, cypher in schema_examples(schema, self.examples) if self.examples else []:
             out += [HumanMessage(pick(P.QUESTION, lang).format(question=q)), AIMessage(P.ANSWER.format(query=cypher))]
         return out + [HumanMessage(pick(P.QUESTION, lang).format(question=question))]
+
+    def pool_shown(self, question: str) -> list[Example]:
+        """The worked examples from the pool that the prompt for `question` shows."""
+        return nearest(question, self.example_pool, self.pool_examples)
 
     def run(self, query: str, repair: bool = False) -> tuple[list[dict[str, Any]], str | None]:
         """Guard and run one query: (rows, error). `repair` applies `repair_between` and `repair_clauses` first."""

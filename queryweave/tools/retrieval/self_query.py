@@ -17,11 +17,13 @@ from typing import Any
 from langchain_community.query_constructors.chroma import ChromaTranslator
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator, StructuredQuery
 
+from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings
 from queryweave.tools.retrieval.self_query_rules import extract_rules
-from queryweave.tools.retrieval.self_query_schema import DEFAULT_SCHEMA, FieldSpec, MetadataSchema
+from queryweave.tools.retrieval.self_query_schema import DEFAULT_SCHEMA, FieldSpec, MetadataSchema, schema_for
 
-__all__ = ["DEFAULT_SCHEMA", "FieldSpec", "MetadataSchema", "SelfQuery", "ListAwareChromaTranslator",
-           "extract", "validate", "to_chroma", "relaxations", "search_relaxed", "build_retriever", "conditions"]
+__all__ = ["DEFAULT_SCHEMA", "FieldSpec", "MatchSettings", "MetadataSchema", "SelfQuery", "ListAwareChromaTranslator",
+           "extract", "validate", "to_chroma", "relaxations", "search_relaxed", "build_retriever", "conditions",
+           "schema_for"]
 
 
 class ListAwareChromaTranslator(ChromaTranslator):
@@ -131,9 +133,14 @@ def validate(sq: StructuredQuery, schema: MetadataSchema = DEFAULT_SCHEMA) -> tu
     return StructuredQuery(query=sq.query, filter=flt, limit=sq.limit), notes
 
 
-def extract(question: str, schema: MetadataSchema = DEFAULT_SCHEMA, llm: Any = None) -> SelfQuery:
-    """Rules first; the LLM's query constructor when the rules are unsure and an LLM is given."""
-    rules = extract_rules(question, schema)
+def extract(question: str, schema: MetadataSchema = DEFAULT_SCHEMA, llm: Any = None,
+            embed: Embed | None = None, settings: MatchSettings | None = None) -> SelfQuery:
+    """Rules first; the LLM's query constructor when the rules are unsure and an LLM is given.
+
+    `embed` (texts -> vectors, e.g. the knowledge base's multilingual embeddings) lets the rules match
+    declared values by similarity as well; `settings` holds the matching thresholds.
+    """
+    rules = extract_rules(question, schema, embed, settings)
     sq = StructuredQuery(query=rules.query, filter=_combine(rules.conditions, rules.operator), limit=None)
     source = "rules"
     if llm is not None and not rules.confident:
@@ -148,9 +155,10 @@ def extract(question: str, schema: MetadataSchema = DEFAULT_SCHEMA, llm: Any = N
             source = "llm"
         except Exception as exc:  # the rule result stands
             valid, notes = validate(sq, schema)
-            return SelfQuery(valid, [*notes, f"LLM query constructor failed: {type(exc).__name__}"], "rules")
+            return SelfQuery(valid, [*rules.notes, *notes, f"LLM query constructor failed: {type(exc).__name__}"],
+                             "rules")
     valid, notes = validate(sq, schema)
-    return SelfQuery(valid, notes, source)
+    return SelfQuery(valid, [*rules.notes, *notes] if source == "rules" else notes, source)
 
 
 def to_chroma(sq: StructuredQuery) -> tuple[str, dict[str, Any] | None]:

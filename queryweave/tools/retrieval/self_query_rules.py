@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from langchain_core.structured_query import Comparator, Comparison
 
+from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings, match_values
+from queryweave.tools.retrieval.self_query_negation import negated
 from queryweave.tools.retrieval.self_query_schema import FieldSpec, MetadataSchema
 
 Y = r"((?:19|20)\d{2})"
@@ -35,6 +37,8 @@ _YEAR_RULES: list[tuple[str, str]] = [
     # one year
     (rf"(?:published\s+)?(?:in|of|from|during)\s+{Y}\b|{Y}\s*年(?:的|发表|出版)?|\b{Y}\b", "eq"),
 ]
+_EITHER = re.compile(r"\b(?:or|either)\b|或者?|还是", re.I)
+_NEG_WORDS = re.compile(r"\b(?:not|no|except|excluding|without|other than)\b|不是|不要|除了|以外|之外|除外", re.I)
 _FILLER = re.compile(r"\b(published|released|written|dated)\b|发表的?|出版的?", re.I)
 
 
@@ -46,6 +50,7 @@ class RuleResult:
     query: str = ""
     confident: bool = True
     operator: str = "and"
+    notes: list[str] = field(default_factory=list)
 
 
 def _years(text: str, spec: FieldSpec) -> tuple[list[Comparison], list[tuple[int, int]]]:
@@ -64,37 +69,41 @@ def _years(text: str, spec: FieldSpec) -> tuple[list[Comparison], list[tuple[int
     return [], []
 
 
-def _pattern(word: str) -> str:
-    if re.search(r"[\u3400-\u9fff]", word):
-        return re.escape(word)
-    flexible = re.escape(word).replace(r"\-", r"[-\s]?").replace(r"\ ", r"[-\s]")
-    return rf"(?<![A-Za-z0-9_-]){flexible}(?![A-Za-z0-9_-])"
+def _author_aliases(spec: FieldSpec) -> dict[str, tuple[str, ...]]:
+    """Declared aliases, plus "by Lewis" / "Lewis et al" for an author whose surname is unique."""
+    aliases = {k: tuple(v) for k, v in spec.aliases.items()}
+    if spec.name == "author":
+        for value in spec.values:
+            if " " in value:
+                surname = value.split()[-1]
+                if sum(v.split()[-1].lower() == surname.lower() for v in spec.values) == 1:
+                    aliases[value] = (*aliases.get(value, ()), f"by {surname}", f"{surname} et al")
+    return aliases
 
 
-def _vocab_hits(text: str, spec: FieldSpec) -> list[tuple[str, tuple[int, int]]]:
-    hits = []
-    for value in spec.values:
-        names = {value, *spec.aliases.get(value, ())}
-        if spec.name == "author" and " " in value:
-            surname = value.split()[-1]
-            if sum(v.split()[-1].lower() == surname.lower() for v in spec.values) == 1:
-                names.add(f"by {surname}")
-                names.add(f"{surname} et al")
-        best = None
-        for name in sorted(names, key=len, reverse=True):
-            m = re.search(_pattern(name), text, re.I)
-            if m:
-                best = m.span()
-                break
-        if best:
-            hits.append((value, best))
-    # a hit inside a longer hit of the same field is part of it (检索 inside 检索增强生成)
-    return [(v, (a, b)) for v, (a, b) in hits
-            if not any(x <= a and b <= y and (y - x) > (b - a) for _, (x, y) in hits)]
+def _value_conditions(name: str, values: list[str], negative: list[str], either: bool) -> list[Comparison]:
+    """eq for a value asked for (`in` for values offered as alternatives: "tutorials or guides"),
+    ne / nin for those excluded."""
+    out = []
+    values, negative = sorted(dict.fromkeys(values)), sorted(dict.fromkeys(negative))
+    if len(values) > 1 and either:
+        out.append(Comparison(comparator=Comparator.IN, attribute=name, value=values))
+    else:
+        out += [Comparison(comparator=Comparator.EQ, attribute=name, value=v) for v in values]
+    if len(negative) == 1:
+        out.append(Comparison(comparator=Comparator.NE, attribute=name, value=negative[0]))
+    elif negative:
+        out.append(Comparison(comparator=Comparator.NIN, attribute=name, value=negative))
+    return out
 
 
-def extract_rules(question: str, schema: MetadataSchema) -> RuleResult:
-    """Conditions the rules can read from `question` (only fields and values the schema declares)."""
+def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = None,
+                  settings: MatchSettings | None = None) -> RuleResult:
+    """Conditions the rules can read from `question` (only fields and values the schema declares).
+
+    Values are found by `self_query_match.match_values` (inflection, spelling, glossary, aliases and,
+    with `embed`, embedding similarity); negated mentions give `ne` / `nin`.
+    """
     spans: list[tuple[int, int]] = []
     conds: list[Comparison] = []
     result = RuleResult()
@@ -103,19 +112,26 @@ def extract_rules(question: str, schema: MetadataSchema) -> RuleResult:
         found, where = _years(question, year)
         conds += found
         spans += where
+    fields = [(f.name, f.values, _author_aliases(f)) for f in schema.fields
+              if f.values and f.type not in {"integer", "float"}]
+    hits = match_values(question, fields, embed, settings) if fields else []
+    negative = negated(question, hits)
     for spec in schema.fields:
-        if not spec.values or spec.type in {"integer", "float"}:
+        mine = [(i, h) for i, h in enumerate(hits) if h.field == spec.name]
+        if not mine:
             continue
-        hits = _vocab_hits(question, spec)
-        if not hits:
-            continue
+        pos = [h.value for i, h in mine if i not in negative]
+        neg = [h.value for i, h in mine if i in negative]
         if spec.type == "list":
-            conds += [Comparison(comparator=Comparator.CONTAIN, attribute=spec.name, value=v) for v, _ in hits]
-            if re.search(r"\bor\b|或者?|还是", question, re.I) and len(hits) > 1:
+            conds += [Comparison(comparator=Comparator.CONTAIN, attribute=spec.name, value=v) for v in pos]
+            if neg:
+                result.notes.append(f"{spec.name}: cannot exclude {neg} (a list field has no 'not contains')")
+            if _EITHER.search(question) and len(pos) > 1:
                 result.operator = "or"
             continue  # topic words stay in the search text
-        conds += [Comparison(comparator=Comparator.EQ, attribute=spec.name, value=v) for v, _ in hits]
-        spans += [s for _, s in hits]
+        conds += _value_conditions(spec.name, pos, neg, bool(_EITHER.search(question)))
+        spans += [(h.start, h.end) for _, h in mine]
+    spans += [m.span() for m in _NEG_WORDS.finditer(question)] if negative else []
     text = question
     for start, end in sorted(spans, reverse=True):
         text = text[:start] + " " + text[end:]

@@ -3,12 +3,15 @@
 A user declares fields (name, type, description, allowed values, synonyms in both languages, and an
 importance used when relaxing filters). `DEFAULT_SCHEMA` describes QueryWeave's own chunk metadata:
 title, source, year (int), tags (a list, or a comma string in older stores), content_type, author,
-lang. `with_vocabulary` fills in known values (tags, authors) from the knowledge base.
+lang. `with_vocabulary` fills in known values (tags, authors) from the knowledge base. A user's own
+schema is `metadata_schema.json` in the data dir (`schema_for`); aliases in it are optional.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 TYPES = {"string", "integer", "float", "boolean", "list"}
@@ -114,3 +117,14 @@ DEFAULT_SCHEMA = MetadataSchema(
     ),
     document_contents="Chunks of documents (papers, articles, documentation) in a knowledge base",
 )
+
+
+SCHEMA_FILE = "metadata_schema.json"
+
+
+def schema_for(data_dir: str | Path | None) -> MetadataSchema:
+    """The schema the user declared in `<data_dir>/metadata_schema.json`, else `DEFAULT_SCHEMA`."""
+    path = Path(data_dir) / SCHEMA_FILE if data_dir else None
+    if path is None or not path.is_file():
+        return DEFAULT_SCHEMA
+    return MetadataSchema.from_dict(json.loads(path.read_text(encoding="utf-8")))

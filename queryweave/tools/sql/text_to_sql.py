@@ -14,6 +14,7 @@ fixed without asking.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from queryweave.prompts import pick
 from queryweave.prompts import sql as P
+from queryweave.tools.common.examples import Example, nearest
 from queryweave.tools.common.guard_result import query_in_reply
 from queryweave.tools.common.text import detect_language
 from queryweave.tools.sql.database import SqlDatabase
@@ -80,7 +82,8 @@ class TextToSQL:
     def __init__(self, db: SqlDatabase, llm: BaseChatModel | None, max_retries: int = 2, max_tables: int = 5,
                  low_cardinality: int = 12, method: str = "text", retry_temperature: float = 0.3,
                  fix_schema: bool = True, map_values: bool = True, translate_questions: bool = False,
-                 examples: int = 3, samples: int = 1, vote_temperature: float = 0.7):
+                 examples: int = 3, samples: int = 1, vote_temperature: float = 0.7, link_schema: bool = True,
+                 example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -91,7 +94,15 @@ class TextToSQL:
         `samples` > 1 turns on self-consistency: once a query has run, `samples - 1` more are sampled
         at `vote_temperature` from the same prompt, and the result most of them return wins
         (`tools.sql.vote`); `answer.votes` says how many ran and how many agreed.
+        `link_schema` off shows every table and no value hints (the ablation of schema linking).
+        `example_pool` holds worked pairs from other databases; the `pool_examples` nearest to the
+        question come first among the earlier turns (`tools.common.examples`). `value_cutoff` is the
+        `difflib` ratio a translated literal needs to be taken as a stored value.
         """
+        self.link_schema = link_schema
+        self.example_pool = list(example_pool)
+        self.pool_examples = pool_examples
+        self.value_cutoff = value_cutoff
         self.samples = samples
         self.vote_temperature = vote_temperature
         self.examples = examples
@@ -109,17 +120,24 @@ class TextToSQL:
     def messages(self, question: str, lang: str | None = None) -> tuple[list[BaseMessage], list[str]]:
         """The opening prompt for `question` and the tables it shows."""
         lang = lang or detect_language(question)
-        tables = select_tables(self.db, question, self.max_tables)
+        tables = select_tables(self.db, question, self.max_tables) if self.link_schema else list(self.db.tables())
         schema = self.db.schema_text(tables, low_cardinality=self.low_cardinality)
         system = pick(P.SYSTEM, lang).format(dialect=_dialect_name(self.db), schema=schema)
-        hints = value_hints(self.db, question, tables)
+        hints = value_hints(self.db, question, tables) if self.link_schema else []
         if hints:
             lines = "\n".join(f"- {t}.{c} = {v!r}" for t, c, v in hints)
             system += "\n\n" + pick(P.VALUE_HINTS, lang).format(hints=lines)
         out: list[BaseMessage] = [SystemMessage(system)]
+        for ex in self.pool_shown(question):
+            out += [HumanMessage(pick(P.POOL_QUESTION, lang).format(question=ex.question)),
+                    AIMessage(P.ANSWER.format(sql=ex.query))]
         for q, sql in sql_examples(self.db, tables, lang, self.examples) if self.examples else []:
             out += [HumanMessage(pick(P.QUESTION, lang).format(question=q)), AIMessage(P.ANSWER.format(sql=sql))]
         return out + [HumanMessage(pick(P.QUESTION, lang).format(question=question))], tables
+
+    def pool_shown(self, question: str) -> list[Example]:
+        """The worked examples from the pool that the prompt for `question` shows."""
+        return nearest(question, self.example_pool, self.pool_examples)
 
     def _generate(self, messages: list[BaseMessage], warmer: bool = False, temperature: float = 0.0) -> str:
         llm = self.llm
@@ -221,7 +239,7 @@ class TextToSQL:
             sql, notes = fix_columns(self.db, sql, answer.translation or answer.question)
             repairs += notes
         if self.map_values and self.llm is not None and not answer.question.isascii():
-            sql, notes = map_translated(self.db, sql, self._translate)
+            sql, notes = map_translated(self.db, sql, self._translate, cutoff=self.value_cutoff)
             repairs += notes
         answer.sql = sql
         lang = "en" if answer.translation else detect_language(answer.question)

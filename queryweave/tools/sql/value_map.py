@@ -50,8 +50,10 @@ def closest_value(proposal: str, values: list[str], cutoff: float = 0.8) -> str 
     return None
 
 
-def map_translated(db: SqlDatabase, sql: str, translate: Translate, examples: int = 8) -> tuple[str, list[str]]:
-    """(`sql` with translated literals replaced by database values, notes `'法国' -> 'France'`)."""
+def map_translated(db: SqlDatabase, sql: str, translate: Translate, examples: int = 8,
+                   cutoff: float = 0.8) -> tuple[str, list[str]]:
+    """(`sql` with translated literals replaced by database values, notes `'法国' -> 'France'`);
+    `cutoff` is the `closest_value` ratio."""
     try:
         tree = sqlglot.parse_one(sql, read=db.dialect)
     except Exception:
@@ -67,7 +69,7 @@ def map_translated(db: SqlDatabase, sql: str, translate: Translate, examples: in
             proposal = translate(value, table, column, values[:examples])
         except Exception:
             continue
-        found = closest_value(proposal or "", values)
+        found = closest_value(proposal or "", values, cutoff)
         if found is None:
             continue
         sql = sql.replace("'" + value.replace("'", "''") + "'", "'" + found.replace("'", "''") + "'")

@@ -1,0 +1,295 @@
+"""Find a schema's declared values in a question without alias lists (English and Chinese).
+
+A declared value ("api_reference", "object-storage", "HowToGuide", "zh") is matched through
+  - tokenisation: `snake_case`, kebab-case, camelCase and spacing are all word boundaries, and
+    compounds match closed or open ("whitepaper" for `white_paper`, "white papers" for `whitepaper`,
+    "quickstart" for `quick_start`);
+  - inflection: words are compared as Snowball stems ("tutorials" = "tutorial", "deploying" =
+    "deployment"), and a clipped word ("docs", "ref") matches the word it starts (`documentation`);
+  - language: Chinese words are put into English with the value glossary (`zh_segments`), ISO 639-1
+    codes are matched by the language's names in both languages ("Japanese", "日文" -> `ja`), and,
+    when an embedding function is given, a phrase of the question whose multilingual embedding is
+    close enough to a value's words names it (`MatchSettings.embedding`, by default relative to the
+    value's mean cosine with the question's other phrases, and `margin` above the runner-up);
+  - aliases, when the schema declares them, as further spellings of the value (optional).
+A match of all the value's content words scores 1.0, of some of them their share (`Kubernetes` for
+`kubernetes-service`: 0.5), accepted at `MatchSettings.partial`; the thresholds are chosen by
+cross-validation (`bench/bench_self_query.py`). Values that have aliases are matched by their
+declared spellings only (plural-normalised: no stems, parts or embeddings). Where hits overlap, the better (then longer) wins,
+and a field with a complete match drops its partial ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from queryweave.tools.common.text import EN_STOPWORDS, ZH_STOPWORDS, tokenize, zh_word_spans
+from queryweave.tools.understanding.value_glossary import LANGUAGES, language_names, zh_segments
+
+Embed = Callable[[list[str]], Sequence[Sequence[float]]]
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z0-9]+(?:[&+#][A-Za-z0-9]*)?")
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """Acceptance thresholds: the share of a value's content words a partial match must spell; the
+    embedding score (None: no embedding matching) and the margin by which the best value must beat
+    the field's runner-up; `relative` scores a value's cosine against its mean cosine with the
+    question's other phrases (a "hub" value close to everything scores low). The defaults are what
+    cross-validation chose on all three labelled sets (`bench/bench_self_query.py`); the embedding
+    part applies only when an embedding function is given."""
+
+    partial: float = 1.0
+    embedding: float | None = 0.05
+    margin: float = 0.03
+    relative: bool = True
+
+
+@dataclass(frozen=True)
+class ValueHit:
+    """A declared value found at [start, end) of the question, with its score and how it was found."""
+
+    field: str
+    value: str
+    start: int
+    end: int
+    score: float
+    kind: str  # exact | partial | alias | embedding
+
+
+@lru_cache(maxsize=4096)
+def _stem(word: str) -> str:
+    out = tokenize(word.lower(), stopwords=False)
+    return out[0] if out else word.lower()
+
+
+def _light(word: str) -> str:
+    """Plural -s/-es only: the inflection a declared spelling still allows ("LLMs" for "LLM")."""
+    w = word.lower()
+    if len(w) > 4 and w.endswith(("ses", "xes", "ches", "shes")):
+        return w[:-2]
+    return w[:-1] if len(w) > 2 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def split_words(value: str) -> list[str]:
+    """Words of an identifier or phrase: snake_case, kebab-case, camelCase and spaces split."""
+    value = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2,})", " ", value)
+    return [w for w in re.split(r"[\s_\-/.:]+", value) if w]
+
+
+@dataclass(frozen=True)
+class _Slot:
+    start: int
+    end: int
+    alts: tuple[tuple[str, ...], ...]  # stem sequences this piece of text can stand for
+    raw: str = ""
+    lights: tuple[tuple[str, ...], ...] = ()  # the same with plural-only normalisation
+    zh: str = ""  # Chinese text of a slot the glossary does not know
+
+
+def _slots(text: str) -> list[_Slot]:
+    """The question as slots: one per Latin word (its stem), one per glossary term of Chinese text
+    (the stems of its English phrases), and an empty slot for Chinese text the glossary lacks."""
+    slots: list[_Slot] = []
+    for m in _LATIN.finditer(text):
+        slots.append(_Slot(m.start(), m.end(), ((_stem(m.group()),),), m.group().lower(), ((_light(m.group()),),)))
+    for m in re.finditer(r"[\u3400-\u9fff]+", text):
+        pos = m.start()
+        for start, end, phrases in zh_segments(m.group()):
+            if start + m.start() > pos:
+                slots += _unknown(text, pos, start + m.start())
+            alts = tuple(dict.fromkeys(tuple(_stem(w) for w in split_words(p)) for p in phrases))
+            lights = tuple(dict.fromkeys(tuple(_light(w) for w in split_words(p)) for p in phrases))
+            slots.append(_Slot(start + m.start(), end + m.start(), alts, "", lights))
+            pos = end + m.start()
+        if pos < m.end():
+            slots += _unknown(text, pos, m.end())
+    return sorted(slots, key=lambda s: s.start)
+
+
+def _unknown(text: str, start: int, end: int) -> list[_Slot]:
+    """Chinese text the glossary lacks: one slot per jieba word, spelling nothing (embeddings may read it)."""
+    return [_Slot(start + a, start + b, (), "", (), text[start + a:start + b])
+            for a, b in zh_word_spans(text[start:end])]
+
+
+def _is_language_field(values: Sequence[str]) -> bool:
+    return bool(values) and sum(v.lower() in LANGUAGES for v in values) * 2 >= len(values)
+
+
+@lru_cache(maxsize=512)
+def _forms(value: str, aliases: tuple[str, ...], language: bool) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """(word sequence, kind) for each spelling of a value; Chinese spellings are kept as raw text.
+    Words are stems, or only plural-normalised when the value has declared aliases (the user has
+    said how it is written, so "documents" is not `documentation`)."""
+    norm = _light if aliases else _stem
+    out: dict[tuple[str, ...], str] = {}
+    words = split_words(value)
+    spellings = [(" ".join(words), "exact"), ("".join(words), "exact")]
+    if language and not aliases:
+        spellings += [(n, "exact") for n in language_names(value)]
+    spellings += [(a, "alias") for a in aliases]
+    for text, kind in spellings:
+        if _CJK.search(text):
+            out.setdefault(("\0" + text,), kind)
+        elif text:
+            out.setdefault(tuple(norm(w) for w in split_words(text)), kind)
+    return tuple(out.items())
+
+
+def _content(seq: tuple[str, ...]) -> list[int]:
+    return [i for i, w in enumerate(seq) if w not in EN_STOPWORDS] or list(range(len(seq)))
+
+
+def _consume(slots: list[_Slot], i: int, seq: tuple[str, ...], light: bool = False) -> int | None:
+    """Index after the slots from `i` that spell `seq` exactly, or None."""
+    if not seq:
+        return i
+    if i >= len(slots):
+        return None
+    for alt in slots[i].lights if light else slots[i].alts:
+        if alt and tuple(seq[:len(alt)]) == alt:
+            end = _consume(slots, i + 1, seq[len(alt):], light)
+            if end is not None:
+                return end
+        # a closed compound for an open one: "quickstart" spells `quick_start`
+        for k in range(2, len(seq) + 1) if len(alt) == 1 else ():
+            if "".join(seq[:k]) == alt[0]:
+                end = _consume(slots, i + 1, seq[k:], light)
+                if end is not None:
+                    return end
+    # an open compound for a closed one: "white papers" spells `whitepaper`
+    if i + 1 < len(slots) and slots[i].raw and slots[i + 1].raw and slots[i + 1].start - slots[i].end <= 1:
+        norm = _light if light else _stem
+        if norm(slots[i].raw + slots[i + 1].raw) == seq[0]:
+            return _consume(slots, i + 2, seq[1:], light)
+    return None
+
+
+def _clipped(raw: str, word: str) -> bool:
+    """`raw` is a clipped form of `word` ("docs" of "documentation", "ref" of "reference")."""
+    stem = raw[:-1] if raw.endswith("s") and len(raw) > 3 else raw
+    return 3 <= len(stem) <= min(6, 0.6 * len(word)) and word.lower().startswith(stem)
+
+
+def lexical_hits(text: str, field: str, values: Sequence[str],
+                 aliases: dict[str, tuple[str, ...]] | None = None) -> list[ValueHit]:
+    """Every exact, alias and partial match of the field's values in `text` (not yet resolved)."""
+    slots, hits = _slots(text), []
+    language = _is_language_field(values)
+    for value in values:
+        words = [w.lower() for w in split_words(value)]
+        for seq, kind in _forms(value, tuple((aliases or {}).get(value, ())), language):
+            if seq[0].startswith("\0"):
+                for m in re.finditer(re.escape(seq[0][1:]), text):
+                    hits.append(ValueHit(field, value, m.start(), m.end(), 1.0, kind))
+                continue
+            content = _content(seq)
+            loose = value not in (aliases or {})  # declared spellings replace guessing from parts
+            for i in range(len(slots)):
+                end = _consume(slots, i, seq, not loose)
+                if end is not None:
+                    hits.append(ValueHit(field, value, slots[i].start, slots[end - 1].end, 1.0, kind))
+                    continue
+                # partial: this slot spells some of the value's content words, in order
+                for alt in slots[i].alts if loose else ():
+                    n = len(alt)
+                    for j in content:
+                        if tuple(seq[j:j + n]) == alt and alt[0] not in EN_STOPWORDS:
+                            share = len([k for k in content if j <= k < j + n]) / len(content)
+                            hits.append(ValueHit(field, value, slots[i].start, slots[i].end, share, "partial"))
+                            break
+                if loose and kind == "exact" and slots[i].raw and len(words) == len(seq):
+                    for w in words:
+                        if _clipped(slots[i].raw, w):
+                            share = 1 / len(content)
+                            hits.append(ValueHit(field, value, slots[i].start, slots[i].end, share, "partial"))
+    return hits
+
+
+def _phrases(text: str, covered: list[tuple[int, int]], size: int = 3) -> list[tuple[int, int, str]]:
+    """Runs of up to `size` content slots not covered by a lexical hit: (start, end, text)."""
+    slots = [s for s in _slots(text) if not any(a < s.end and s.start < b for a, b in covered)]
+    slots = [s for s in slots if not (s.raw in EN_STOPWORDS or s.raw.isdigit() or s.zh in ZH_STOPWORDS)]
+    out = []
+    for i in range(len(slots)):
+        for j in range(i, min(i + size, len(slots))):
+            if j > i and slots[j].start - slots[j - 1].end > 2:
+                break
+            out.append((slots[i].start, slots[j].end, text[slots[i].start:slots[j].end]))
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _vector(embed: Embed, text: str) -> tuple[float, ...]:
+    vec = [float(x) for x in embed([text])[0]]
+    norm = sum(x * x for x in vec) ** 0.5 or 1.0
+    return tuple(x / norm for x in vec)
+
+
+@lru_cache(maxsize=16384)
+def _ranked(embed: Embed, phrase: str, names: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[float, str], ...]:
+    """(cosine, value) of a phrase against each value's names, best first (cached: thresholds vary, texts not)."""
+    q = _vector(embed, phrase)
+    scores = [(max(sum(a * b for a, b in zip(q, _vector(embed, n), strict=True)) for n in ns), v) for v, ns in names]
+    return tuple(sorted(scores, reverse=True))
+
+
+def embedding_hits(text: str, field: str, values: Sequence[str], embed: Embed, settings: MatchSettings,
+                   covered: list[tuple[int, int]]) -> list[ValueHit]:
+    """Phrases of `text` whose embedding is close to one value's words, and clearly closer than to the
+    field's other values. With `settings.relative`, a value's cosine is taken relative to its mean
+    cosine with the question's other phrases (a "hub" value that is close to everything scores low)."""
+    if settings.embedding is None or len(values) < 2:
+        return []
+    language = _is_language_field(values)
+    names = tuple((v, (" ".join(split_words(v)), *(language_names(v)[:1] if language else ()))) for v in values)
+    phrases = _phrases(text, covered)
+    sims = [{v: c for c, v in _ranked(embed, phrase, names)} for _, _, phrase in phrases]
+    out = []
+    for k, (start, end, _) in enumerate(phrases):
+        scores = dict(sims[k])
+        others = [sims[j] for j in range(len(phrases)) if j != k
+                  and not (phrases[j][0] < end and start < phrases[j][1])]  # phrases that do not overlap this one
+        if settings.relative:
+            if not others:
+                continue
+            scores = {v: c - sum(o[v] for o in others) / len(others) for v, c in scores.items()}
+        (best, value), (second, _) = sorted(((c, v) for v, c in scores.items()), reverse=True)[:2]
+        if best >= settings.embedding and best - second >= settings.margin:
+            out.append(ValueHit(field, value, start, end, best, "embedding"))
+    return out
+
+
+def resolve(hits: list[ValueHit], settings: MatchSettings) -> list[ValueHit]:
+    """Accepted hits: above the thresholds; of overlapping hits of one field the better (then longer);
+    of another field's only a better one; a field with a complete match keeps no partial one."""
+    kept = [h for h in hits if h.kind != "partial" or h.score >= settings.partial]
+    full = {h.field for h in kept if h.kind in {"exact", "alias"}}
+    kept = [h for h in kept if not (h.kind in {"partial", "embedding"} and h.field in full)]
+    rank = sorted(kept, key=lambda h: (-min(h.score, 1.0), h.kind == "embedding", -(h.end - h.start), h.start))
+    out: list[ValueHit] = []
+    for h in rank:
+        clash = [o for o in out if o.start < h.end and h.start < o.end]
+        if any(o.field == h.field or o.score > h.score for o in clash):  # other fields: only a better hit
+            continue
+        out.append(h)
+    return sorted(out, key=lambda h: h.start)
+
+
+def match_values(text: str, fields: Sequence[tuple[str, Sequence[str], dict[str, tuple[str, ...]]]],
+                 embed: Embed | None = None, settings: MatchSettings | None = None) -> list[ValueHit]:
+    """Declared values named in `text`, over all `(field, values, aliases)` given, resolved."""
+    settings = settings or MatchSettings()
+    lexical = [h for name, values, aliases in fields for h in lexical_hits(text, name, values, aliases)]
+    hits = list(lexical)
+    if embed is not None and settings.embedding is not None:
+        covered = [(h.start, h.end) for h in resolve(lexical, settings)]
+        for name, values, aliases in fields:  # declared spellings replace guessing (as for partial hits)
+            free = [v for v in values if v not in (aliases or {})]
+            hits += embedding_hits(text, name, free, embed, settings, covered) if len(free) == len(values) else []
+    return resolve(hits, settings)

@@ -1,0 +1,62 @@
+"""Which value mentions in a question are negated ("not a blog post", "除了博客", "不是教程", "德语除外").
+
+A negation cue scopes over the first value mentioned after it in the same clause, within a few
+words (English) or characters (Chinese), and over the values coordinated with that one ("no
+videos or slides", "不要视频和幻灯片"); a postfix cue ("除外") over the value just before it. A clause
+boundary (punctuation, "but", "only", "just") ends the scope. "除了 X 还/也 …" ("besides X, also …")
+includes X, so it is no negation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+_EN_CUE = re.compile(
+    r"\b(?:not|no|non|never|none\s+of|except(?:\s+for)?|excluding|exclude|without|other\s+than|apart\s+from|"
+    r"anything\s+but|but\s+not|rather\s+than|instead\s+of|skip(?:ping)?|avoid(?:ing)?)\b|n[’']t\b", re.I)
+_ZH_CUE = re.compile(r"不是|不要|不含|不包括|不包含|不需要|不用|不看|不适合|排除|除了|除去|去掉|去除|非(?!常)|"
+                     r"(?<![特区类级分识性派告])别|没有|不(?![错同少仅过断久管但论然止])")
+_ZH_POST = re.compile(r"^\s*(?:除外|以外|之外|不要|不算|排除在外)")
+_BOUNDARY = re.compile(r"[,;.!?，。；！？:：]|\b(?:but|only|just|and\s+also)\b|但|只", re.I)
+_COORD = re.compile(r"^\s*(?:,|、|/|or|nor|and|或者?|和|与|及|还是)?\s*(?:the\s+|a\s+|an\s+)?$", re.I)
+_INCLUSIVE = re.compile(r"还|也|另外")
+
+
+class _Span(Protocol):
+    start: int
+    end: int
+
+
+def _gap_ok(gap: str) -> bool:
+    """Text between a cue and a value that still leaves the value in the cue's scope."""
+    if _BOUNDARY.search(gap):
+        return False
+    if re.search(r"[\u3400-\u9fff]", gap):
+        return len(re.sub(r"\s", "", gap)) <= 3
+    return len(gap.split()) <= 3
+
+
+def negated(text: str, hits: Sequence[_Span]) -> set[int]:
+    """Indices of `hits` (sorted by start) that a negation cue in `text` scopes over."""
+    order = sorted(range(len(hits)), key=lambda i: hits[i].start)
+    out: set[int] = set()
+    cues = [(m.end(), m.group()) for rx in (_EN_CUE, _ZH_CUE) for m in rx.finditer(text)]
+    for end, cue in cues:
+        after = [i for i in order if hits[i].start >= end]
+        if not after or not _gap_ok(text[end:hits[after[0]].start]):
+            continue
+        if cue == "除了" and _INCLUSIVE.search(re.split(r"[,，。;；?？]", text[hits[after[0]].end:])[0]):
+            continue
+        out.add(after[0])
+        prev = after[0]
+        for i in after[1:]:  # "no videos or slides": coordinated values share the cue
+            if not _COORD.match(text[hits[prev].end:hits[i].start]):
+                break
+            out.add(i)
+            prev = i
+    for i in order:
+        if _ZH_POST.match(text[hits[i].end:]):
+            out.add(i)
+    return out

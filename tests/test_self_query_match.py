@@ -1,0 +1,151 @@
+"""Self-query over a schema without alias lists: inflection, spelling, other language, negation, thresholds."""
+
+import json
+from pathlib import Path
+
+import pytest
+from langchain_core.structured_query import Comparator, Comparison, StructuredQuery
+
+from queryweave.tools.retrieval.self_query import (
+    MatchSettings,
+    MetadataSchema,
+    conditions,
+    extract,
+    to_chroma,
+)
+from queryweave.tools.retrieval.self_query_match import match_values, split_words
+from queryweave.tools.retrieval.self_query_negation import negated
+
+FIXTURE = json.loads((Path(__file__).parent / "data" / "self_query_docs_small.json").read_text(encoding="utf-8"))
+DOCS = MetadataSchema.from_dict(FIXTURE["schema"])
+
+
+def conds(question, schema=DOCS, **kw):
+    out = set()
+    for c in conditions(extract(question, schema, **kw).structured_query):
+        out.add((c.attribute, c.comparator.value, tuple(c.value) if isinstance(c.value, list) else c.value))
+    return out
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # inflection and spelling: plural, -ing, snake_case / kebab-case values spelled with spaces or hyphens
+    ("tutorials on deploying", {("content_type", "eq", "tutorial"), ("topics", "contain", "deployment")}),
+    ("API references for the message queue", {("content_type", "eq", "api_reference"),
+                                              ("product", "eq", "message-queue")}),
+    ("how-to guides", {("content_type", "eq", "how_to_guide")}),
+    ("case studies", {("content_type", "eq", "case_study")}),
+    # another language: glossary terms and ISO language names
+    ("对象存储的教程", {("content_type", "eq", "tutorial"), ("product", "eq", "object-storage")}),
+    ("日文的常见问题", {("locale", "eq", "ja"), ("content_type", "eq", "faq")}),
+    ("pages in German", {("locale", "eq", "de")}),
+    # negation: ne, nin, and the scope ends with the clause
+    ("anything that is not a blog post about billing", {("content_type", "ne", "blog_post"),
+                                                        ("topics", "contain", "billing")}),
+    ("no videos or whitepapers, only security", {("content_type", "nin", ("video", "whitepaper")),
+                                                 ("topics", "contain", "security")}),
+    ("不是教程的高级文档", {("content_type", "ne", "tutorial"), ("difficulty", "eq", "advanced")}),
+    ("除了博客文章以外的部署资料", {("content_type", "ne", "blog_post"), ("topics", "contain", "deployment")}),
+    ("发布说明，德语除外", {("content_type", "eq", "release_notes"), ("locale", "ne", "de")}),
+    # alternatives of one field: in
+    ("Python or Java tutorials", {("language", "in", ("java", "python")), ("content_type", "eq", "tutorial")}),
+    ("What is eventual consistency?", set()),
+])
+def test_declared_values_are_found_without_aliases(question, expected):
+    assert conds(question) == expected
+
+
+def test_accuracy_on_the_small_alias_free_set_per_language():
+    hits = {"en": [0, 0], "zh": [0, 0]}
+    for row in FIXTURE["queries"]:
+        want = {(a, b, tuple(sorted(v)) if isinstance(v, list) else v) for a, b, v in row["filter"]}
+        hits[row["lang"]][0] += conds(row["query"]) == want
+        hits[row["lang"]][1] += 1
+    assert all(n >= 10 for _, n in hits.values())
+    assert all(k / n >= 0.85 for k, n in hits.values()), hits
+
+
+def test_aliases_stay_optional_and_declared_spellings_are_strict():
+    schema = MetadataSchema.from_dict({"fields": [
+        {"name": "kind", "values": ["documentation", "blog"], "aliases": {"documentation": ["docs", "manual"]}}]})
+    assert conds("the manual for setup", schema) == {("kind", "eq", "documentation")}
+    # an aliased value is named by its spellings only, not by every word sharing its stem
+    assert conds("long documents", schema) == set()
+    assert conds("blogs about setup", schema) == {("kind", "eq", "blog")}
+
+
+def test_partial_threshold_decides_whether_part_of_a_value_names_it():
+    strict, loose = MatchSettings(partial=1.0), MatchSettings(partial=0.5)
+    assert ("product", "eq", "kubernetes-service") not in conds("Kubernetes tutorials", settings=strict)
+    assert ("product", "eq", "kubernetes-service") in conds("Kubernetes tutorials", settings=loose)
+    # a field named completely keeps no partial guesses ("service" of another product)
+    got = conds("identity access service whitepapers", settings=loose)
+    assert {c for c in got if c[0] == "product"} == {("product", "eq", "identity-access")}
+
+
+def test_embedding_thresholds_with_a_scripted_embedding():
+    vectors = {"pricing": (1.0, 0.1, 0.0), "billing": (0.98, 0.12, 0.0), "security": (0.0, 1.0, 0.0)}
+
+    def embed(texts):
+        return [vectors.get(t.lower(), (0.0, 0.0, 1.0)) for t in texts]
+
+    schema = MetadataSchema.from_dict({"fields": [{"name": "topic", "values": ["billing", "security"]}]})
+    absolute = MatchSettings(embedding=0.95, margin=0.01, relative=False)
+    assert conds("pricing", schema, embed=embed, settings=absolute) == {("topic", "eq", "billing")}
+    assert conds("pricing", schema, embed=embed, settings=MatchSettings(embedding=0.9999, relative=False)) == set()
+    # relative (the default): a value counts only when this phrase is closer to it than the question's
+    # other phrases are; a one-phrase question has nothing to compare with
+    assert conds("pricing page", schema, embed=embed) == {("topic", "eq", "billing")}
+    assert conds("pricing", schema, embed=embed) == set()
+    assert conds("pricing page", schema) == set()  # no embedding function: lexical matching only
+
+
+def test_negation_scope_and_inclusive_besides():
+    hits = match_values("tutorials that are not for beginners", [
+        ("content_type", ("tutorial", "video"), {}), ("difficulty", ("beginner", "advanced"), {})])
+    assert [h.value for h in hits] == ["tutorial", "beginner"]
+    assert negated("tutorials that are not for beginners", hits) == {1}
+    zh = match_values("除了教程还有视频吗", [("content_type", ("tutorial", "video"), {})])
+    assert negated("除了教程还有视频吗", zh) == set()
+
+
+def test_split_words_and_chroma_translation_of_exclusions():
+    assert split_words("HowToGuide") == ["How", "To", "Guide"] and split_words("api_reference") == ["api", "reference"]
+    assert split_words("LLMs") == ["LLMs"]
+    sq = StructuredQuery(query="x", limit=None, filter=Comparison(
+        comparator=Comparator.NIN, attribute="content_type", value=["video", "faq"]))
+    assert to_chroma(sq)[1] == {"content_type": {"$nin": ["video", "faq"]}}
+    one = extract("not a video", DOCS).structured_query
+    assert to_chroma(one)[1] == {"content_type": {"$ne": "video"}}
+
+
+def test_a_users_schema_file_in_the_data_dir_is_used_by_routing(tmp_path):
+    from queryweave.nodes.route import _has_filter
+    from queryweave.tools.retrieval.self_query import DEFAULT_SCHEMA, schema_for
+
+    state = {"question": "Kubernetes service how-to guides"}
+    assert schema_for(tmp_path) is DEFAULT_SCHEMA and not _has_filter(state, str(tmp_path))
+    (tmp_path / "metadata_schema.json").write_text(json.dumps(FIXTURE["schema"]), encoding="utf-8")
+    assert schema_for(tmp_path).get("product") is not None
+    assert _has_filter(state, str(tmp_path))
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("tutorials about setup", {("content_type", "eq", "tutorial")}),
+    ("the API reference", {("content_type", "eq", "api_reference")}),
+    ("docs for the CLI", {("content_type", "eq", "document")}),
+    ("有哪些博客", {("content_type", "eq", "blog")}),
+    ("anything that is not a blog post", {("content_type", "ne", "blog")}),
+])
+def test_the_issue_examples(question, expected):
+    schema = MetadataSchema.from_dict({"fields": [
+        {"name": "content_type", "description": "Kind of page. 页面类型。",
+         "values": ["tutorial", "api_reference", "document", "blog"]}]})
+    assert conds(question, schema) == expected
+
+
+def test_open_and_closed_compounds():
+    schema = MetadataSchema.from_dict({"fields": [
+        {"name": "kind", "values": ["whitepaper", "quick_start_guide", "data_sheet"]}]})
+    assert conds("white papers on storage", schema) == {("kind", "eq", "whitepaper")}
+    assert conds("a quickstart guide", schema) == {("kind", "eq", "quick_start_guide")}
+    assert conds("datasheets", schema) == {("kind", "eq", "data_sheet")}
