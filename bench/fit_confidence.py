@@ -16,7 +16,8 @@ the threshold are chosen on the other groups only and scored on it:
   answer, before -> after the cut;
 - accuracy per probability bucket of the fitted model.
 The abstention cut is on `passage_coverage` (the share of the question's words that the cited passages
-hold at all): the highest cut whose wrong abstentions on the training groups stay <= 0.05 (half the
+hold at all; only for questions of five content words or more, with passages in their language, as
+`generate` applies it): the highest cut whose wrong abstentions on the training groups stay <= 0.05 (half the
 0.1 allowed, a margin for a knowledge base unlike the training ones). A cut on P(right) itself does not
 transfer: the share of right answers differs too much between knowledge bases (0.32 to 0.82).
 Run the items with the cut off (`confidence_weights.ABSTAIN_COVERAGE_BELOW = 0`), so that every answer's
@@ -39,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from queryweave.eval.answers import auroc, contains_gold  # noqa: E402
+from queryweave.nodes.generate import coverage_cut_applies  # noqa: E402
 from queryweave.tools.grounding.confidence import FEATURES, fixed_mix  # noqa: E402
 
 MAX_WRONG_ABSTAIN = 0.05
@@ -80,7 +82,8 @@ def prob(rec: dict, w: dict[str, float]) -> float:
 def outcome(rows: list[dict], cut: float) -> dict[str, float]:
     """Abstention and contains figures when answers whose passages cover less than `cut` are declined."""
     def declined(r: dict) -> bool:
-        return r["abstained"] or (bool(r.get("features")) and float(r["features"].get(CUT_FEATURE, 1.0)) < cut)
+        return r["abstained"] or (bool(r.get("features")) and float(r["features"].get(CUT_FEATURE, 1.0)) < cut
+                                  and coverage_cut_applies(r["question"], r.get("cited") or []))
 
     ans = [r for r in rows if r["answerable"]]
     una = [r for r in rows if not r["answerable"]]

@@ -76,3 +76,12 @@ def test_the_coverage_cut_leaves_answers_from_other_language_passages_alone(ctx,
     monkeypatch.setattr(generate_mod, "ABSTAIN_COVERAGE_BELOW", 1.01)  # an English question, Chinese pages
     out = run_question(ctx, "What is the default maximum heap size of the JVM?", "conf-cross-language")
     assert not out["abstained"] and out["citations"][0]["source"].endswith("jvm-heap.md")
+
+
+def test_the_coverage_cut_needs_five_content_words_and_one_language():
+    from queryweave.nodes.generate import coverage_cut_applies
+
+    page = ["statement_timeout aborts any SQL statement that runs longer than the given limit."]
+    assert not coverage_cut_applies("kill queries that run too long", page)  # four words: too coarse
+    assert coverage_cut_applies("How do I stop SQL statements that run longer than a minute in PostgreSQL?", page)
+    assert not coverage_cut_applies("怎样终止运行时间过长的 SQL 语句并记录慢查询日志？", page)  # other language

@@ -40,6 +40,7 @@ REQUEST_WORDS = set(tokenize("document documents doc docs article articles page 
                              "describes mention mentions discuss discusses cover covers tell show list find "
                              "文档 文章 页面 介绍 讲解 说明 解释 提到 相关 哪些"))
 _YEAR = re.compile(r"(?:19|20)\d{2}")
+MIN_TERMS_FOR_CUT = 5
 SENTENCES_FOR_INTENT = {"factual": 2, "reasoning": 3, "comprehensive": 5, "fuzzy": 3}
 _MARK = re.compile(r"\[(\d{1,2})\]")
 
@@ -57,10 +58,23 @@ def retrieval_confidence(docs: list[dict[str, Any]]) -> float:
     return sum(1.0 for d in top if len(d.get("matched_by") or {}) >= 2) / len(top)
 
 
+def coverage_terms(question: str) -> set[str]:
+    """The question's content words that its passages should hold (request words and years left out)."""
+    return {t for t in tokenize(question) if t not in REQUEST_WORDS and not _YEAR.fullmatch(t)}
+
+
+def coverage_cut_applies(question: str, evidence: list[str]) -> bool:
+    """Whether the coverage cut can judge this answer: passages in the question's language (words are not
+    compared across languages) and at least `MIN_TERMS_FOR_CUT` content words (a share of three or four
+    words moves by a third with one paraphrased word: "kill queries that run too long" for statement_timeout)."""
+    return (len(coverage_terms(question)) >= MIN_TERMS_FOR_CUT
+            and detect_language(" ".join(evidence)) == detect_language(question))
+
+
 def answer_features(question: str, answer: str, evidence: list[str], docs: list[dict[str, Any]],
                     coverage: float, names_missing: float) -> dict[str, float]:
     """The generation-side features of the confidence model (`tools/grounding/confidence.py`)."""
-    terms = {t for t in tokenize(question) if t not in REQUEST_WORDS and not _YEAR.fullmatch(t)}
+    terms = coverage_terms(question)
     held = set(tokenize(" ".join(evidence)))
     found = {t for t in terms if t in held or cross_terms({t}) & held}  # "默认" is held by "default"
     return {"coverage": round(min(1.0, coverage), 4),
@@ -165,8 +179,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         setting = unsupported_identifiers(typed, evidence)
         if setting:  # the setting or function asked about is named nowhere in the answer's passages
             return out | abstention(question, docs, lang, setting, in_corpus=True) | {"confidence_features": feats}
-        same_language = detect_language(" ".join(evidence)) == detect_language(question)
-        if same_language and feats["passage_coverage"] < ABSTAIN_COVERAGE_BELOW:  # few question words held
+        if feats["passage_coverage"] < ABSTAIN_COVERAGE_BELOW and coverage_cut_applies(question, evidence):
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": fixed_mix(feats),
                   "abstained": False, "confidence_features": feats}
