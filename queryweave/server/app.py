@@ -7,11 +7,14 @@
 
 `create_app(ctx)` builds it for a `Context` (`queryweave serve` passes the CLI's); `app` (module
 attribute, built on first access from the environment's `QUERYWEAVE_*`) serves
-`uvicorn queryweave.server.app:app`.
+`uvicorn queryweave.server.app:app`; `app_factory` builds one per worker process for
+`queryweave serve --workers N` (`uvicorn --factory --workers N queryweave.server.app:app_factory`).
 """
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +36,8 @@ from queryweave.tools.stores.embeddings import EmbeddingError
 from queryweave.tools.stores.locks import KnowledgeBaseBusyError
 
 STATIC = Path(__file__).parent / "static"
+CONTEXT_ENV = "QUERYWEAVE_SERVE_CONTEXT"
+"""Environment variable with the JSON `Context` that `queryweave serve --workers N` hands its workers."""
 LANGSERVE_ENDPOINTS = ["invoke", "batch", "stream", "playground", "input_schema", "output_schema",
                        "config_schema"]
 
@@ -73,6 +78,13 @@ def create_app(ctx: Context | None = None) -> FastAPI:
 
     document(app)
     return app
+
+
+def app_factory() -> FastAPI:
+    """The app of one worker process: for the `Context` in `QUERYWEAVE_SERVE_CONTEXT` (set by
+    `queryweave serve --workers N`), else from the environment's `QUERYWEAVE_*`."""
+    raw = os.environ.get(CONTEXT_ENV)
+    return create_app(Context().with_overrides(**json.loads(raw)) if raw else Context())
 
 
 _APP: FastAPI | None = None
