@@ -5,7 +5,8 @@ Usage: python bench/bench_load.py [--clients 50] [--requests 20] [--workers 1,2]
 Ingests samples/corpus into a temporary data dir (unless --data-dir is given), then for each worker count
 in `--workers` starts `queryweave serve --workers N` as a subprocess on 127.0.0.1 over that one data dir,
 warms every worker up, runs the load and stops it; prints one table with a column per worker count:
-requests, errors, throughput, client-side latency p50/p95/p99/max, and the throughput relative to the
+requests, errors, throughput, client-side latency p50/p95/p99/max, the server's CPU time per request and
+how many cores it kept busy (other work on the machine takes the rest), and the throughput relative to the
 first count. Every request is a new conversation thread (checkpointed in the data dir, or in PostgreSQL
 when QUERYWEAVE_DATABASE_URL is set; QUERYWEAVE_CHROMA_URL puts the vectors in a Chroma server: the
 environment is passed on). Exit 1 when any request failed (non-200, an error in the body, or a client
@@ -116,16 +117,35 @@ async def run_load(base: str, clients: int, requests: int) -> tuple[list[float],
     return latencies, errors, time.perf_counter() - t
 
 
+def server_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used so far by the server process and its workers."""
+    import psutil
+
+    procs = [psutil.Process(pid)]
+    procs += procs[0].children(recursive=True)
+    total = 0.0
+    for proc in procs:
+        try:
+            times = proc.cpu_times()
+            total += times.user + times.system
+        except psutil.Error:
+            pass
+    return total
+
+
 def measure(data_dir: str, workers: int, port: int, env: dict[str, str], clients: int,
-            requests: int) -> tuple[list[float], list[str], float]:
-    """Start `serve --workers N`, warm every worker up, run the load, stop the server."""
+            requests: int) -> tuple[list[float], list[str], float, float]:
+    """Start `serve --workers N`, warm every worker up, run the load, stop the server; returns the
+    latencies, errors, wall time and the CPU seconds the server used during the load."""
     base = f"http://127.0.0.1:{port}"
     proc = start_server(data_dir, port, env, workers)
     try:
         wait_ready(base, proc)
         # warm-up: every question from 2 clients per worker at once, so each worker loads its models
         asyncio.run(run_load(base, 2 * workers, len(QUESTIONS)))
-        return asyncio.run(run_load(base, clients, requests))
+        cpu = server_cpu_s(proc.pid)
+        latencies, errors, wall = asyncio.run(run_load(base, clients, requests))
+        return latencies, errors, wall, server_cpu_s(proc.pid) - cpu
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -172,9 +192,12 @@ def main() -> int:
     all_errors: list[str] = []
     try:
         for n in counts:
-            latencies, errors, wall = measure(data_dir, n, args.port or free_port(), env, args.clients, args.requests)
+            latencies, errors, wall, cpu = measure(data_dir, n, args.port or free_port(), env, args.clients,
+                                                   args.requests)
             columns[n] = rows_for(latencies, errors, wall, total)
             columns[n]["clients x requests"] = f"{args.clients} x {args.requests} = {total}"
+            columns[n]["server CPU per request"] = f"{cpu / max(1, len(latencies)) * 1000:.0f} ms"
+            columns[n]["server cores busy"] = f"{cpu / wall:.2f}"
             throughput[n] = len(latencies) / wall
             all_errors += errors
             print(f"{n} worker(s): {columns[n]['throughput']}, p50 {columns[n]['latency p50']}, "
