@@ -24,3 +24,24 @@ def test_compose_matches_the_lock_and_the_settings():
             assert f'_env("{name.removeprefix("QUERYWEAVE_")}"' in config, f"{name} is not a setting"
     assert env["QUERYWEAVE_DATABASE_URL"].startswith("postgresql://")
     assert "--workers" in services["queryweave"]["command"]
+
+
+def test_the_worker_app_factory_reads_the_served_context_and_closes_connections(ctx, monkeypatch):
+    """What each `serve --workers N` worker builds: the CLI's Context from the environment, every response
+    closing its connection and naming its worker (so requests spread over the workers)."""
+    import json
+    import os
+    from dataclasses import asdict, replace
+
+    from fastapi.testclient import TestClient
+
+    from queryweave.server.app import CONTEXT_ENV, app_factory
+
+    monkeypatch.setenv(CONTEXT_ENV, json.dumps(asdict(replace(ctx, profile="fast"))))
+    client = TestClient(app_factory())
+    resp = client.get("/health")
+    assert resp.status_code == 200 and resp.json()["data_dir"] == ctx.data_dir
+    assert resp.headers["connection"] == "close" and resp.headers["x-queryweave-worker"] == str(os.getpid())
+    assert resp.json()["worker"] == os.getpid()
+    out = client.post("/ask", json={"question": "What is the default value of max_connections?"})
+    assert out.status_code == 200 and out.json()["profile"] == "fast" and out.headers["connection"] == "close"
