@@ -35,15 +35,19 @@ def free_port() -> int:
 
 
 def find_pg_bin() -> Path | None:
-    """The folder with `initdb`, `pg_ctl` and `postgres`: QUERYWEAVE_TEST_PG_BIN, Debian's newest
-    /usr/lib/postgresql/N/bin, or the folder of `pg_ctl` on PATH."""
-    candidates = [os.environ.get("QUERYWEAVE_TEST_PG_BIN", "")]
-    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2] or 0),
-                         reverse=True)
-    on_path = shutil.which("pg_ctl")
-    if on_path:
-        candidates.append(str(Path(os.path.realpath(on_path)).parent))
-    for folder in filter(None, candidates):
+    """The folder with `initdb`, `pg_ctl` and `postgres`: QUERYWEAVE_TEST_PG_BIN when set (only that one),
+    else Debian's newest /usr/lib/postgresql/N/bin, or the folder of `pg_ctl` on PATH."""
+    chosen = os.environ.get("QUERYWEAVE_TEST_PG_BIN", "")
+    if chosen:
+        candidates = [chosen]
+    else:
+        debian = glob.glob("/usr/lib/postgresql/*/bin")
+        candidates = sorted(debian, key=lambda p: int(p.split("/")[-2]) if p.split("/")[-2].isdigit() else 0,
+                            reverse=True)
+        on_path = shutil.which("pg_ctl")
+        if on_path:
+            candidates.append(str(Path(os.path.realpath(on_path)).parent))
+    for folder in candidates:
         if all((Path(folder) / tool).exists() for tool in ("initdb", "pg_ctl", "postgres")):
             return Path(folder)
     return None
