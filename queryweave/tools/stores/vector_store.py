@@ -41,19 +41,24 @@ def _client(data_dir: Path, chroma_url: str = "", generation: int = 0):
 
 def _ensure_database(host: str, port: int, ssl: bool, database: str, settings: Any) -> None:
     """Create the server database named in the URL's path (`http://host:8000/<database>`) if missing,
-    so several knowledge bases can share one Chroma server without sharing collections."""
+    so several knowledge bases can share one Chroma server without sharing collections. A name the
+    server refuses is a `ValueError` saying so."""
     import chromadb
+    from chromadb.errors import InvalidArgumentError, NotFoundError, UniqueConstraintError
 
     admin = chromadb.AdminClient(chromadb.config.Settings(
         **{**settings.model_dump(), "chroma_api_impl": "chromadb.api.fastapi.FastAPI",
            "chroma_server_host": host, "chroma_server_http_port": port, "chroma_server_ssl_enabled": ssl}))
     try:
-        admin.get_database(database)
-    except Exception:  # noqa: BLE001 - chromadb raises NotFoundError (its type differs between versions)
         try:
-            admin.create_database(database)
-        except Exception:  # noqa: BLE001 - another worker created it meanwhile
             admin.get_database(database)
+        except NotFoundError:
+            try:
+                admin.create_database(database)
+            except UniqueConstraintError:  # another worker created it meanwhile
+                pass
+    except InvalidArgumentError as exc:
+        raise ValueError(f"Chroma database {database!r} (the path of the Chroma URL): {exc}") from exc
 
 
 def collection_name(embedding_name: str) -> str:
