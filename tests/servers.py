@@ -170,12 +170,13 @@ class ChromaServer:
             time.sleep(0.2)
         raise TimeoutError(f"chroma run did not answer in {timeout}s")
 
-    def stop(self) -> None:
-        """Stop the server process we started."""
+    def stop(self, grace_s: float = 3.0) -> None:
+        """Stop the server process we started (SIGTERM, then SIGKILL after `grace_s`: `chroma run` took
+        ~15 s to exit on SIGTERM)."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(20)
+                self.proc.wait(grace_s)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
