@@ -45,3 +45,18 @@ def test_the_worker_app_factory_reads_the_served_context_and_closes_connections(
     assert resp.json()["worker"] == os.getpid()
     out = client.post("/ask", json={"question": "What is the default value of max_connections?"})
     assert out.status_code == 200 and out.json()["profile"] == "fast" and out.headers["connection"] == "close"
+
+
+def test_serve_gives_each_worker_one_blas_thread_and_a_share_of_the_cores(monkeypatch):
+    import os
+
+    from queryweave.cli import serve
+
+    for name in serve.ONE_THREAD_VARIABLES + serve.SHARED_THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")  # what the operator set is kept
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    serve.thread_defaults(2)
+    assert os.environ["QUERYWEAVE_EMBEDDING_THREADS"] == os.environ["OMP_NUM_THREADS"] == "1"
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "3"
+    assert os.environ["QUERYWEAVE_RERANK_THREADS"] == os.environ["QUERYWEAVE_WHISPER_THREADS"] == "4"
