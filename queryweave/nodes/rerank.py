@@ -27,7 +27,7 @@ def _log(ctx: Any, state: dict[str, Any], strategy: str, docs: list[dict[str, An
     try:
         timings = state.get("timings") or {}
         latency = ms + sum(float(timings.get(n, 0.0)) for n in ("rewrite", "retrieve"))
-        ql = RetrievalLog(ctx.data_dir)
+        ql = RetrievalLog(ctx.data_dir, ctx.database_url)
         ql.log(LogEntry(query=query_of(state), strategy=strategy, k=k, latency_ms=latency,
                         result_ids=[d.get("chunk_id", "") for d in docs], intent=state.get("intent"),
                         profile=ctx.profile))

@@ -37,16 +37,16 @@ def read_feedback(data_dir: str | Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def to_query_log(data_dir: str | Path, values: dict[str, Any], rating: str) -> str:
-    """Feed the rating to the retrieval log; returns how: "attached" (to the turn's logged retrieval)
-    or "logged" (a new entry)."""
+def to_query_log(data_dir: str | Path, values: dict[str, Any], rating: str, url: str = "") -> str:
+    """Feed the rating to the retrieval log (in the data dir, or the PostgreSQL database at `url`);
+    returns how: "attached" (to the turn's logged retrieval) or "logged" (a new entry)."""
     from queryweave.tools.stores.querylog import LogEntry, RetrievalLog
 
     value = 1 if rating == "up" else -1
     relevant = [c.get("chunk_id") for c in values.get("citations") or [] if c.get("chunk_id")]
     keep = relevant if value > 0 else None
     query = values.get("resolved_query") or values.get("question") or ""
-    log = RetrievalLog(data_dir)
+    log = RetrievalLog(data_dir, url)
     try:
         for key in QUERY_ID_KEYS:
             if values.get(key) and log.feedback(str(values[key]), value, keep):

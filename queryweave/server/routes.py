@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -113,7 +114,7 @@ def health(request: Request) -> dict[str, Any]:
 
     svc = service_of(request)
     ocr = ocr_status()
-    return {"status": "ok", "data_dir": str(svc.ctx.data_dir),
+    return {"status": "ok", "worker": os.getpid(), "data_dir": str(svc.ctx.data_dir),
             "knowledge_base": (Path(svc.ctx.data_dir).expanduser() / "catalog.sqlite").exists(),
             "llm": resolve_backend(svc.ctx.model_settings()), "embedding": svc.ctx.embedding,
             "ocr": ocr is None, "ocr_message": ocr} | _speech_health()

@@ -210,7 +210,7 @@ class QueryService:
                   "route": values.get("route"), "intent": values.get("intent"), "strategy": values.get("strategy"),
                   "citations": [c.get("chunk_id") for c in values.get("citations") or []]}
         path = append_feedback(self.ctx.data_dir, record)
-        query_log = to_query_log(self.ctx.data_dir, values, rating) if values else None
+        query_log = to_query_log(self.ctx.data_dir, values, rating, self.ctx.database_url) if values else None
         liked = values.get("resolved_query") or question
         popular = self.suggestions.record(liked) if rating == "up" and liked else False
         return {"ok": True, "file": Path(path).name, "query_log": query_log, "popular": popular}

@@ -222,7 +222,11 @@ class Neo4jStore:
         self.timeout_s = timeout_s
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        """Run `cypher` in a READ session with a timeout; rows capped at `max_rows`."""
+        """Run `cypher` in a READ session with a timeout; rows capped at `max_rows`. The Cypher guard runs
+        first, as for kuzu (`QueryBlockedError`): a READ session still runs `LOAD CSV` and procedures."""
+        verdict = check_cypher(cypher)
+        if not verdict.allowed:
+            raise QueryBlockedError(f"blocked by the graph store's read-only guard: {verdict.reason}")
         return self._run(cypher, params, self.max_rows)
 
     def _run(self, cypher: str, params: dict[str, Any] | None, cap: int) -> list[dict[str, Any]]:

