@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from queryweave.cli.main import fail, print_json
-from queryweave.graph.run import run_question, shape
-from queryweave.tools.common.validation import clean_question, to_text
 
 
 def print_human(out: dict[str, Any]) -> None:
@@ -31,6 +29,9 @@ def print_human(out: dict[str, Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Answer one question."""
+    from queryweave.graph.run import run_question, shape
+    from queryweave.tools.common.validation import clean_question, to_text
+
     question = args.question
     if question == "-":
         stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: invalid UTF-8 becomes U+FFFD, no crash

@@ -6,6 +6,7 @@ index when another process (or this one) finished an ingest. Nodes reach stores 
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,8 @@ from queryweave.tools.stores.bm25_index import BM25Index
 from queryweave.tools.stores.catalog import Catalog, ChunkRecord
 from queryweave.tools.stores.embeddings import embedding_name, get_embeddings
 from queryweave.tools.stores.locks import busy, write_in_progress
+from queryweave.tools.stores.text_vectors import FILE_NAME as TEXT_VECTORS
+from queryweave.tools.stores.text_vectors import StoredEmbeddings, TextVectorFile
 from queryweave.tools.stores.vector_store import VectorStore
 
 
@@ -63,11 +66,21 @@ class KnowledgeBase:
         self._lock = threading.Lock()
 
     def _open_vectors(self) -> None:
-        self.embeddings = get_embeddings(self.embedding_name, self.embedding_base_url)
+        self.embeddings = StoredEmbeddings(get_embeddings(self.embedding_name, self.embedding_base_url),
+                                           self._text_vectors(), f"{self.embedding_name}|{self.embedding_base_url}")
         self.vectors = VectorStore(self.data_dir, self.embeddings, embedding_name(self.embeddings), self.chroma_url)
         self._vectors_version = self.catalog.get_meta("version")
         self._generation = 0
         self._generations: list[VectorStore] = [self.vectors]
+
+    def _text_vectors(self) -> TextVectorFile | None:
+        """The data dir's file of embedded texts (None where it cannot be opened: a read-only dir)."""
+        if getattr(self, "_tv_file", None) is None:
+            try:
+                self._tv_file: TextVectorFile | None = TextVectorFile(self.data_dir / TEXT_VECTORS)
+            except sqlite3.Error:
+                self._tv_file = None
+        return self._tv_file
 
     def fresh_vectors(self) -> VectorStore:
         """The vector store, reopened when the catalog changed since it was opened.
@@ -246,4 +259,6 @@ def close_all() -> None:
     with _KBS_LOCK:
         for kb in _KBS.values():
             kb.catalog.close()
+            if getattr(kb, "_tv_file", None) is not None:
+                kb._tv_file.close()
         _KBS.clear()
