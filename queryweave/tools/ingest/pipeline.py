@@ -173,8 +173,10 @@ def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 8
         embed = ui.stage("embed", len(chunks), unit="chunk")
         _embed(kb, chunks, embed)
         kb.catalog.set_meta("vectors_pending", "0")
+        kb.refresh_dense()
         embed.close()
         _enrich(kb, enrichers, report.changed_sources, ui)
+        kb.refresh_dense()  # an enricher may have rewritten vectors (Doc2Query)
         _end_write(kb)
     report.stages = ui.summary()
     return report
@@ -195,7 +197,9 @@ def delete_sources(kb: KnowledgeBase, sources: Iterable[str], enrichers: Iterabl
                 kb.vectors.delete(kb.catalog.delete_document(s))
                 removed.append(s)
         kb.rebuild_bm25()
+        kb.refresh_dense()
         _enrich(kb, enrichers, removed)
+        kb.refresh_dense()
         _end_write(kb)
     return len(removed)
 
@@ -266,4 +270,5 @@ def _reconcile(kb: KnowledgeBase) -> dict[str, int]:
                    [index_text(c) for c in todo])
     kb.rebuild_bm25()
     kb.catalog.set_meta("vectors_pending", "0")
+    kb.refresh_dense()
     return {"orphans_removed": len(orphans), "missing_added": len(todo)}
