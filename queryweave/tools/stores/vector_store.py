@@ -70,7 +70,9 @@ class VectorStore:
         self.on_change: Callable[[], None] | None = None
         """Called before vectors are written or deleted (the knowledge base retires its dense index)."""
         self.data_dir = None if chroma_url else data_dir  # a local store: writes are marked in the data dir
-        from langchain_chroma import Chroma  # here, not at import: a question answered from the dense index never loads it
+        from langchain_chroma import (
+            Chroma,  # here, not at import: a question answered from the dense index never loads it
+        )
 
         self.client = _client(data_dir, chroma_url, generation)
         self.store = Chroma(
