@@ -159,6 +159,8 @@ def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 8
             batch.append((doc, fp, make_chunks(doc, max_chars, overlap)))
         parse.close()
         chunks = [c for _, _, cs in batch for c in cs]
+        if chunks:  # a model that cannot embed (an endpoint down) fails here, before anything is recorded
+            kb.embeddings.embed_documents([index_text(chunks[0])])
         index = ui.stage("index", len(batch), unit="doc")
         if batch:
             kb.catalog.set_meta("vectors_pending", str(len(chunks)))  # before the catalog names them

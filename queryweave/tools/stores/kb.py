@@ -114,6 +114,13 @@ class KnowledgeBase:
         self._dense_index = idx
         return True
 
+    def vectors_pending(self) -> int:
+        """Chunks the catalog holds whose vectors an ingest has not written yet (0 when complete)."""
+        try:
+            return int(self.catalog.get_meta("vectors_pending") or 0)
+        except ValueError:
+            return 0
+
     def dense(self) -> DenseIndex | None:
         """The saved dense index while it matches the vectors (None: use Chroma)."""
         if self.chroma_url:
@@ -292,7 +299,7 @@ def chunk_vectors(kb: KnowledgeBase, ids: list[str] | tuple[str, ...]) -> dict[s
     idx = kb.dense()
     if idx is not None:
         return idx.vectors(list(ids))
-    got = kb.vectors.collection.get(ids=list(ids), include=["embeddings"])
+    got = kb.vectors.get_embeddings(list(ids))
     out = {}
     for i, v in zip(got["ids"], got["embeddings"], strict=False):
         vec = np.asarray(v, dtype=np.float32)

@@ -110,6 +110,20 @@ class VectorStore:
         self.collection.upsert(ids=ids, embeddings=vectors, documents=texts,
                                metadatas=[clean_metadata(m) for m in metadatas])
 
+    def get_embeddings(self, ids: list[str]) -> dict[str, Any]:
+        """`collection.get(ids, include=["embeddings"])`, retried like `search` while another process
+        writes (busy when a write is under way and the error persists)."""
+        for attempt in range(4):
+            try:
+                return self.collection.get(ids=ids, include=["embeddings"])
+            except Exception as exc:
+                if not _transient(exc) or attempt == 3:
+                    if _transient(exc) and self.data_dir is not None and write_in_progress(self.data_dir):
+                        raise busy(self.data_dir) from exc
+                    raise
+                time.sleep(0.05 * 2**attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
+
     def delete(self, ids: list[str]) -> None:
         """Remove chunks by id."""
         if ids and self.on_change is not None:
