@@ -189,7 +189,10 @@ class StoredEmbeddings(Embeddings):
 
     def missing(self, texts: Sequence[str], kind: str = "p") -> list[str]:
         """The distinct texts of `texts` not embedded yet (one per key)."""
-        uniq = list({text_key(t, self.collapse): t for t in reversed(texts)}.values())[::-1]
+        first: dict[bytes, str] = {}
+        for t in texts:
+            first.setdefault(text_key(t, self.collapse), t)
+        uniq = list(first.values())
         return [t for t, v in zip(uniq, self.lookup(uniq, kind), strict=True) if v is None]
 
     def _vectors(self, texts: Sequence[str], kind: str, flush: bool = False) -> list[np.ndarray]:
