@@ -277,7 +277,8 @@ class KnowledgeBase:
             "chunks": chunks,
             "stores": {
                 "catalog": {"path": str(self.catalog.path), "chunks": chunks},
-                "chroma": {"collection": self.vectors.collection.name, "vectors": self.vectors.count(),
+                "chroma": {"collection": collection_name(embedding_name(self.embeddings)),
+                           "vectors": len(idx.ids) if (idx := self.dense()) is not None else self.vectors.count(),
                            "embedding": self.embedding_name},
                 "bm25": {"path": str(self.bm25_dir), "chunks": len(self.bm25().ids)},
             },
