@@ -157,6 +157,7 @@ def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 8
             else:
                 report.updated += 1
             batch.append((doc, fp, make_chunks(doc, max_chars, overlap)))
+        parse.total = report.seen  # the estimate counted records that held no document
         parse.close()
         chunks = [c for _, _, cs in batch for c in cs]
         if chunks:  # a model that cannot embed (an endpoint down) fails here, before anything is recorded
