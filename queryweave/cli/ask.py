@@ -71,3 +71,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--audio-language", default=None, choices=["zh", "en"], help="the audio's language (else detected)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
+
+
+def __getattr__(name: str):
+    """`run_question` and `shape` as before (imported on first use: `--help` does not load the graph)."""
+    if name in {"run_question", "shape"}:
+        from queryweave.graph import run as graph_run
+
+        return getattr(graph_run, name)
+    raise AttributeError(name)
