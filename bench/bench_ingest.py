@@ -1,7 +1,7 @@
 """Ingest as a user sees it: when the first (lexical) answer comes, each stage's rate, and the ingest
 rate next to the model's raw embedding rate measured in the same run.
 
-Usage: python bench/bench_ingest.py [--corpus corpus.jsonl] [--limit N] [--chunk-chars 1500] [--question Q]
+Usage: python bench/bench_ingest.py [--corpus corpus.jsonl] [--limit N] [--chunk-chars 1500] [--question Q] [--cache DIR]
 (default corpus: cranfield from ../shared/data/retrieval.)
 
 `queryweave ingest` runs in a child process on the first N documents with an empty embedding cache
@@ -36,13 +36,15 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--chunk-chars", type=int, default=1500)
     ap.add_argument("--question", default="What is the boundary layer in supersonic flow?")
+    ap.add_argument("--cache", default=None, help="an embedding cache to start from (default: empty, the real cost); "
+                    "with a warm one only the first-answer time means something")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="qw-ingest-"))
     corpus = work / "corpus.jsonl"
     lines = [x for x in Path(args.corpus).read_text(encoding="utf-8").splitlines() if x.strip()]
     corpus.write_text("\n".join(lines[: args.limit] if args.limit else lines) + "\n", encoding="utf-8")
     data = work / "data"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "QUERYWEAVE_CACHE_DIR": str(work / "cache"),
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QUERYWEAVE_CACHE_DIR": args.cache or str(work / "cache"),
            "QUERYWEAVE_LLM": "rules", "HF_HUB_OFFLINE": "1"}
     cli = [sys.executable, "-m", "queryweave.cli.main", "--data-dir", str(data)]
     stages: dict[str, dict] = {}
