@@ -2,8 +2,8 @@
 
 Usage: python bench/bench_cold.py [--data-dir DIR] [--runs 20] [--tree PATH] [--json]
 
-Each run is a fresh `python -m queryweave.cli.main ...` with PYTHONPATH set to `--tree` (default:
-this checkout; give another checkout to measure it the same way). `ask` runs on a copy of DIR made
+Each run is a fresh `python -m queryweave.cli.main ...` run in `--tree` with PYTHONPATH set to it
+(default: this checkout; give another checkout to measure it the same way). `ask` runs on a copy of DIR made
 for this benchmark with an empty cache dir, so every question is new to the process and to the
 caches: its query embedding is part of the cost (rows "ask, new questions": a different question
 from samples/eval/answers.jsonl each run, English and Chinese alternating), and a second row asks
@@ -32,7 +32,7 @@ def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     """(wall s, CPU s, exit code) of one child process."""
     before = os.times()
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "queryweave.cli.main", *argv], env=env,
+    proc = subprocess.run([sys.executable, "-m", "queryweave.cli.main", *argv], env=env, cwd=env["PYTHONPATH"],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - t
     after = os.times()
@@ -64,7 +64,7 @@ def main() -> None:
     if source is None:
         source = work / "sample"
         subprocess.run([sys.executable, "-m", "queryweave.cli.main", "--data-dir", str(source), "ingest",
-                        str(ROOT / "samples" / "corpus"), "--quiet"], env=env, check=True)
+                        str(ROOT / "samples" / "corpus"), "--quiet"], env=env, cwd=args.tree, check=True)
     questions = [json.loads(line)["question"] for line in (ROOT / "samples/eval/answers.jsonl").open(encoding="utf-8")]
     en = [q for q in questions if not any("\u4e00" <= ch <= "\u9fff" for ch in q)]
     zh = [q for q in questions if any("\u4e00" <= ch <= "\u9fff" for ch in q)]
