@@ -25,6 +25,7 @@ embedding cache (the ingest measurement always starts from an empty cache). Prin
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -289,7 +290,13 @@ def main() -> int:
     ap.add_argument("--embed-all", action="store_true", help="embed every synthetic chunk, also above 10k")
     ap.add_argument("--queries", type=int, default=60)
     ap.add_argument("--work", default=None, help="work dir (reuses its synthetic stores and embedding cache)")
+    ap.add_argument("--kb", action="append", default=[], help="also the query-latency rows on this ingested data dir "
+                    "(its own model; questions: --kb-questions)")
+    ap.add_argument("--kb-questions", default=None, help="JSONL (BEIR queries.jsonl) of questions for --kb")
+    ap.add_argument("--only-kb", action="store_true", help="skip the sample-corpus sections")
     args = ap.parse_args()
+    if args.only_kb:
+        args.models = ""
     models = [m for m in args.models.split(",") if m]
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="qw-cost-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -316,6 +323,15 @@ def main() -> int:
     print(HEADER)
     for m in models:
         print("\n".join(latency_rows(kbs[m], m, work, questions, f"{m}{int(time.time())}")), flush=True)
+    for data in args.kb:
+        from queryweave.tools.stores.kb import open_kb
+
+        kbx = open_kb(data, "")
+        qs = [json.loads(x).get("text") or json.loads(x).get("question") for x in
+              Path(args.kb_questions).read_text(encoding="utf-8").splitlines() if x.strip()] if args.kb_questions else questions
+        print(f"\n{data}: {kbx.catalog.counts()[1]} chunks, {kbx.embedding_name}", flush=True)
+        print("\n".join(latency_rows(kbx, kbx.embedding_name, work, qs[: args.queries], f"kb{int(time.time())}")),
+              flush=True)
     new, hit = query_cache_overhead(work / "cache-overhead")
     print(row("query-vector cache alone, new question", new, "its own cost (a stub embedder): lookup + batched write",
               digits=3))
@@ -328,7 +344,7 @@ def main() -> int:
 
     print("\n## Full graph (ms)\n")
     print(HEADER)
-    for m in models:
+    for m in models:  # (the full graph on any data dir, per node: bench/bench_nodes.py)
         ctx = Context(data_dir=str(kbs[m].data_dir), llm="rules", embedding=m)
         graph.invoke({"question": "warm-up question about max_connections"}, context=ctx)
         full = []
@@ -337,7 +353,9 @@ def main() -> int:
             full.append(measure(lambda q, c=ctx: graph.invoke({"question": q}, context=replace(c, features="query_log=off")), q))
         print(row(f"{m}: full graph, rules mode", full, "begin → … → reflect → finish, no checkpointer, new questions"),
               flush=True)
-    embedding = models[0]
+    embedding = models[0] if models else ""
+    if not embedding:
+        return 0
     print("\n## Scaling (synthetic chunks; retrieval path, ms)\n")
     print("| chunks | wall p50 | wall p95 | CPU p50 | CPU p95 | n | vectors | build | of which embedding |\n"
           "|---|---|---|---|---|---|---|---|---|")
