@@ -78,7 +78,7 @@ class DenseIndex:
             return []
         q = np.asarray(vector, dtype=np.float32).reshape(-1)
         q = q / (float(np.linalg.norm(q)) or 1.0)
-        sims = self.matrix @ q
+        sims = np.dot(self.matrix, q)  # not `@`: numpy's matmul of a float32 matrix and a vector ran ~40x slower here
         if allowed is not None:
             mask = np.fromiter((i in allowed for i in self.ids), bool, len(self.ids))
             sims = np.where(mask, sims, -np.inf)
