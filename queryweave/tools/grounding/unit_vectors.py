@@ -1,7 +1,8 @@
 """The corpus texts answering embeds, computed ahead of the first question (the ingest's last stage).
 
-`generate` (extractive answers) embeds each answer unit of the retrieved passages and the unit read
-with the one before it; `reflect` embeds each sentence of the cited passages and the answer's claims,
+`generate` (extractive answers) embeds each answer unit of the retrieved passages and, when a unit
+is in another language than the question, each unit read with the one before it (stored only for a
+knowledge base of more than one language); `reflect` embeds each sentence of the cited passages and the answer's claims,
 which are rendered units. `answer_texts(text, title)` lists exactly those strings for one chunk, and
 `warm_unit_vectors` embeds whichever of them the knowledge base's `StoredEmbeddings` has not stored
 yet, in batches, so that at question time they are lookups. It is resumable by construction: stored
