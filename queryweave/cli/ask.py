@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from queryweave.cli.main import fail, print_json
-from queryweave.graph.run import run_question, shape
-from queryweave.tools.common.validation import clean_question, to_text
 
 
 def print_human(out: dict[str, Any]) -> None:
@@ -31,6 +29,9 @@ def print_human(out: dict[str, Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Answer one question."""
+    from queryweave.graph.run import run_question, shape
+    from queryweave.tools.common.validation import clean_question, to_text
+
     question = args.question
     if question == "-":
         stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: invalid UTF-8 becomes U+FFFD, no crash
@@ -70,3 +71,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--audio-language", default=None, choices=["zh", "en"], help="the audio's language (else detected)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
+
+
+def __getattr__(name: str):
+    """`run_question` and `shape` as before (imported on first use: `--help` does not load the graph)."""
+    if name in {"run_question", "shape"}:
+        from queryweave.graph import run as graph_run
+
+        return getattr(graph_run, name)
+    raise AttributeError(name)

@@ -7,11 +7,12 @@ import json
 import sys
 
 from queryweave.cli.main import print_json
-from queryweave.eval.hallucination import detector, evaluate, read_hallucination
 
 
 def run(args: argparse.Namespace) -> int:
     """Score the detector on every right and hallucinated text of FILE; print metrics."""
+    from queryweave.eval.hallucination import detector, evaluate, read_hallucination
+
     items = read_hallucination(args.file, limit=args.limit)
     llm = None
     if args.llm_grader or args.model_url:

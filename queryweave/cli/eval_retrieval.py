@@ -13,7 +13,6 @@ import argparse
 from dataclasses import replace
 
 from queryweave.cli.main import fail, print_json
-from queryweave.eval.retrieval import ablation_searchers, default_searchers, evaluate, format_table
 
 
 class LLMCallCounter:
@@ -59,6 +58,7 @@ class LLMCallCounter:
 
 def run(args: argparse.Namespace) -> int:
     """Print the metric table (or JSON)."""
+    from queryweave.eval.retrieval import ablation_searchers, default_searchers, evaluate, format_table
     from queryweave.models import get_chat_model
     from queryweave.tools.retrieval.profiles import settings_for_context
 

@@ -6,13 +6,14 @@ import argparse
 import json
 
 from queryweave.cli.main import print_json
-from queryweave.eval.rewrite import evaluate, llm_rewriter, read_rewrites, rules_rewriter
 
 COLUMNS = ("exact", "f1", "entity_recall", "search_recall", "hint_terms", "kept", "changed", "splices")
 
 
 def run(args: argparse.Namespace) -> int:
     """Score `none`, `rules` and (with a model) `llm` on FILE; print one row per system and language."""
+    from queryweave.eval.rewrite import evaluate, llm_rewriter, read_rewrites, rules_rewriter
+
     items = read_rewrites(args.file, limit=args.limit)
     systems = {"none": lambda q, h: q, "rules": rules_rewriter()}
     if args.context.llm not in ("rules", "auto") or (args.context.llm == "auto" and _has_model(args.context)):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 
 from queryweave.cli.main import print_json
-from queryweave.tools.ingest.pipeline import delete_sources, ingest, reconcile
-from queryweave.tools.stores.kb import open_kb
 
 
 def _kb(args: argparse.Namespace):
+    from queryweave.tools.stores.kb import open_kb
+
     ctx = args.context
     return open_kb(ctx.data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url)
 
@@ -18,11 +18,18 @@ def enrichers_for(ctx) -> list:
     """Post-ingest steps switched on in the context (summaries, entity graph, Doc2Query...)."""
     from queryweave.tools.ingest.enrich import enrichers
 
-    return enrichers(ctx)
+    out = enrichers(ctx)
+    if ctx.feature("unit_vectors", True):  # the texts answering embeds, embedded now rather than per question
+        from queryweave.tools.grounding.unit_vectors import unit_vectors_enricher
+
+        out.insert(0, unit_vectors_enricher())
+    return out
 
 
 def run_ingest(args: argparse.Namespace) -> int:
     """Ingest files and folders."""
+    from queryweave.tools.ingest.pipeline import ingest
+
     kb = _kb(args)
     report = ingest(kb, args.paths, max_chars=args.chunk_chars, overlap=args.chunk_overlap,
                     progress=not args.json and not args.quiet, enrichers=enrichers_for(args.context))
@@ -37,6 +44,8 @@ def run_ingest(args: argparse.Namespace) -> int:
 
 def run_delete(args: argparse.Namespace) -> int:
     """Delete documents by source (a trailing '/' deletes every source under that prefix)."""
+    from queryweave.tools.ingest.pipeline import delete_sources
+
     kb = _kb(args)
     n = delete_sources(kb, args.sources, enrichers=enrichers_for(args.context))
     if args.json:
@@ -48,6 +57,8 @@ def run_delete(args: argparse.Namespace) -> int:
 
 def run_reconcile(args: argparse.Namespace) -> int:
     """Make Chroma and BM25 agree with the catalog (after a crash)."""
+    from queryweave.tools.ingest.pipeline import reconcile
+
     out = reconcile(_kb(args))
     print_json(out) if args.json else print(out)
     return 0

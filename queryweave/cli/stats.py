@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 
 from queryweave.cli.main import print_json
-from queryweave.tools.stores.kb import open_kb
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the knowledge base's counts."""
+    from queryweave.tools.stores.kb import open_kb
+
     ctx = args.context
     kb = open_kb(ctx.data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url)
     stats = kb.stats()

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 
 from queryweave.cli.main import print_json
-from queryweave.tools.stores.kb import open_kb
-from queryweave.tools.suggest.suggester import open_suggester
 
 
 def run(args: argparse.Namespace) -> int:
     """Print suggestions for a prefix."""
+    from queryweave.tools.stores.kb import open_kb
+    from queryweave.tools.suggest.suggester import open_suggester
+
     ctx = args.context
     kb = open_kb(ctx.data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url)
     suggestions = open_suggester(kb.data_dir, kb.catalog).suggest(args.prefix, limit=args.limit)

@@ -6,8 +6,9 @@ hybrid pipeline with what the profile and features switch on (PRF, variants, tit
 Rewrites and sub-questions from `rewrite` are fused in with per-query provenance. A few more than k
 candidates are kept for `rerank`.
 
-When the embedding endpoint fails (after its retries, or while it cools down) retrieval falls back
-to BM25 alone, fused across the queries by RRF and still honouring a metadata filter; the turn is
+While an ingest is still computing vectors (`vectors_pending` in the catalog: the BM25 index is
+already complete) retrieval is BM25 alone too, flagged lexical-only. When the embedding endpoint
+fails (after its retries, or while it cools down) retrieval falls back to BM25 alone, fused across the queries by RRF and still honouring a metadata filter; the turn is
 flagged `degraded` with the reason.
 """
 
@@ -52,8 +53,13 @@ def retrieve(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     where = state.get("filters") or None
     depth = max(k, min(ctx.candidate_pool, 3 * k, 50))  # a few more than k, for the reranker to reorder
     out: dict[str, Any] = {}
+    pending = kb.vectors_pending()
     try:
-        if state.get("intent") == "reasoning" and ctx.feature("entity_graph"):
+        if pending:  # an ingest is still embedding (or stopped before it finished): no dense ranking yet
+            candidates = bm25_only(kb, queries, depth, where, settings.rrf_k, settings.pool)
+            out = {"degraded": True, "degraded_reasons": [
+                f"retrieve: {pending} chunks have no vector yet (an ingest is embedding them); lexical-only (BM25) retrieval"]}
+        elif state.get("intent") == "reasoning" and ctx.feature("entity_graph"):
             from queryweave.tools.retrieval.graph_retrieval import graph_search
 
             candidates = graph_search(kb, queries[0], depth, settings, where=where)

@@ -182,8 +182,11 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     idf = _idf([c[3] for c in cands])
     q_weight = sum(idf.get(t, math.log(1 + len(cands))) for t in q_tokens) or 1.0
     alone = _similarities(question, [c[2] for c in cands], embed)
-    in_context = _similarities(question, windows, embed) if alone is not None else None
     q_lang = detect_language(question)
+    # units read in context count only for units in another language than the question's: the
+    # windows are embedded only when there is one (same scores, fewer texts to embed)
+    crossing = alone is not None and any(detect_language(c[2]) != q_lang for c in cands)
+    in_context = _similarities(question, windows, embed) if crossing else None
     scored = []
     for i, (d_idx, u_idx, unit, toks) in enumerate(cands):
         w_sem, sem = (semantic_weight, float(alone[i])) if alone is not None else (0.0, 0.0)

