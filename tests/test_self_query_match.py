@@ -149,3 +149,11 @@ def test_open_and_closed_compounds():
     assert conds("white papers on storage", schema) == {("kind", "eq", "whitepaper")}
     assert conds("a quickstart guide", schema) == {("kind", "eq", "quick_start_guide")}
     assert conds("datasheets", schema) == {("kind", "eq", "data_sheet")}
+
+
+def test_a_short_word_is_no_plural_of_a_shorter_one():
+    from queryweave.tools.retrieval.self_query import extract
+
+    q = "In what year did Google announce that the new Android build system would be based on Gradle?"
+    assert extract(q).structured_query.filter is None  # "new" is not the value "news"
+    assert extract("Show me the latest news about Gradle").structured_query.filter is not None

@@ -68,10 +68,13 @@ def _stem(word: str) -> str:
 
 
 def _light(word: str) -> str:
-    """Plural -s/-es only: the inflection a declared spelling still allows ("LLMs" for "LLM")."""
+    """Plural -s/-es only: the inflection a declared spelling still allows ("LLMs" for "LLM"). A short
+    lower-case word is left whole: "news", "has", "its", "bus" are no plurals of "new", "ha", "it", "bu"."""
     w = word.lower()
     if len(w) > 4 and w.endswith(("ses", "xes", "ches", "shes")):
         return w[:-2]
+    if len(w) <= 4 and word.islower():
+        return w
     return w[:-1] if len(w) > 2 and w.endswith("s") and not w.endswith("ss") else w
 
 
