@@ -119,4 +119,4 @@ def test_a_chroma_url_path_names_a_database_of_its_own(server_kb, chroma_server,
     assert other.vectors.count() == 0 and open_kb(data_dir, "usem3", chroma_url=url).vectors.count() > 0
     assert other.vectors.collection.name == open_kb(data_dir, "usem3", chroma_url=url).vectors.collection.name
     with pytest.raises(ValueError, match="Chroma database 'ab'.*at least 3 characters"):
-        KnowledgeBase(tmp_path / "bad", "usem3", chroma_url=f"{chroma_server.url}/ab")
+        KnowledgeBase(tmp_path / "bad", "usem3", chroma_url=f"{chroma_server.url}/ab").vectors.count()  # opened on first use
