@@ -65,37 +65,31 @@ def _llm_rewrite(ctx: Any, question: str, history: list[tuple[str, str]]) -> tup
     return result.value.standalone_question.strip() or None, None
 
 
-def stands_alone(ctx: Any, question: str, topic: str | None) -> bool:
-    """Whether a top BM25 passage of `question` has all its content words (two or more) and does not
-    mention `topic`: then attaching `topic` to it was a wrong guess."""
+def _passages_holding(ctx: Any, question: str) -> list[str]:
+    """Texts (title, heading, body) of the top BM25 passages of `question` that hold every one of its
+    content words (two or more); empty without a knowledge base or while its index is rebuilt."""
     terms = set(tokenize(question))
-    if not topic or len(terms) < 2:
-        return False
+    if len(terms) < 2:
+        return []
     try:
         kb = knowledge_base(ctx)
         chunks = kb.catalog.get_chunks([cid for cid, _ in kb.bm25_search(question, 3)])
     except Exception:  # no knowledge base (structured sources only), or an index being rebuilt
-        return False
-    for chunk in chunks.values():
-        text = " ".join([str(chunk.metadata.get("title", "")), chunk.heading or "", chunk.text])
-        if terms <= set(tokenize(text)) and topic.lower() not in text.lower():
-            return True
-    return False
+        return []
+    texts = [" ".join([str(c.metadata.get("title", "")), c.heading or "", c.text]) for c in chunks.values()]
+    return [t for t in texts if terms <= set(tokenize(t))]
+
+
+def stands_alone(ctx: Any, question: str, topic: str | None) -> bool:
+    """Whether a top passage holds all of `question`'s content words and does not mention `topic`: then
+    attaching `topic` to it was a wrong guess."""
+    return bool(topic) and any(topic.lower() not in t.lower() for t in _passages_holding(ctx, question))
 
 
 def searchable_alone(ctx: Any, question: str) -> bool:
-    """Whether a top BM25 passage holds every content word of `question` (two or more): a follow-up that
-    looks self-contained and is answerable as asked then needs no conversation hints."""
-    terms = set(tokenize(question))
-    if len(terms) < 2:
-        return False
-    try:
-        kb = knowledge_base(ctx)
-        chunks = kb.catalog.get_chunks([cid for cid, _ in kb.bm25_search(question, 3)])
-    except Exception:  # no knowledge base (structured sources only), or an index being rebuilt
-        return False
-    return any(terms <= set(tokenize(" ".join([str(c.metadata.get("title", "")), c.heading or "", c.text])))
-               for c in chunks.values())
+    """Whether a top passage holds every content word of `question`: a follow-up that looks
+    self-contained and is answerable as asked then needs no conversation hints."""
+    return bool(_passages_holding(ctx, question))
 
 
 def begin(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
