@@ -110,6 +110,13 @@ class VectorStore:
             collection_metadata={"hnsw:space": "cosine"},
         )
 
+    def _met_a_write(self, exc: Exception) -> bool:
+        """Whether a failed read of a local store met another process's write: one in progress now, or one
+        that just ended ("Error finding id": the ids it read were changed under it; the writer's marker
+        may already be gone when the last retry fails)."""
+        return (_transient(exc) and self.data_dir is not None
+                and (write_in_progress(self.data_dir) or "Error finding id" in str(exc)))
+
     def close(self) -> None:
         """Release the client (its engine stops when no other client in this process shares it)."""
         close = getattr(self.client, "close", None)
@@ -146,7 +153,7 @@ class VectorStore:
                 return self.collection.get(ids=ids, include=["embeddings"])
             except Exception as exc:
                 if not _transient(exc) or attempt == 3:
-                    if _transient(exc) and self.data_dir is not None and write_in_progress(self.data_dir):
+                    if self._met_a_write(exc):
                         raise busy(self.data_dir) from exc
                     raise
                 time.sleep(0.05 * 2**attempt)
@@ -182,7 +189,7 @@ class VectorStore:
                 break
             except Exception as exc:
                 if not _transient(exc) or attempt == 3:
-                    if _transient(exc) and self.data_dir is not None and write_in_progress(self.data_dir):
+                    if self._met_a_write(exc):
                         raise busy(self.data_dir) from exc
                     raise
                 time.sleep(0.05 * 2**attempt)
