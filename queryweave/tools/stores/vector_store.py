@@ -148,9 +148,14 @@ class VectorStore:
     def get_embeddings(self, ids: list[str]) -> dict[str, Any]:
         """`collection.get(ids, include=["embeddings"])`, retried like `search` while another process
         writes (busy when a write is under way and the error persists)."""
+        return self._read(lambda: self.collection.get(ids=ids, include=["embeddings"]))
+
+    def _read(self, call: Callable[[], Any]) -> Any:
+        """`call()`, retried with backoff while another process's write makes it fail for a moment; then
+        busy when it met a write (`_met_a_write`), else the error itself."""
         for attempt in range(4):
             try:
-                return self.collection.get(ids=ids, include=["embeddings"])
+                return call()
             except Exception as exc:
                 if not _transient(exc) or attempt == 3:
                     if self._met_a_write(exc):
@@ -182,15 +187,6 @@ class VectorStore:
         if total == 0 or n <= 0:
             return []
         vec = query_vector if query_vector is not None else self.embeddings.embed_query(query)
-        for attempt in range(4):  # another process may be writing: its changes can fail a query for a moment
-            try:
-                res = self.collection.query(query_embeddings=[vec], n_results=min(n, self.count()),
-                                            where=where or None, include=["distances"])
-                break
-            except Exception as exc:
-                if not _transient(exc) or attempt == 3:
-                    if self._met_a_write(exc):
-                        raise busy(self.data_dir) from exc
-                    raise
-                time.sleep(0.05 * 2**attempt)
+        res = self._read(lambda: self.collection.query(query_embeddings=[vec], n_results=min(n, self.count()),
+                                                       where=where or None, include=["distances"]))
         return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=False)]
