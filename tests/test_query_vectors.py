@@ -85,6 +85,6 @@ def test_an_old_pending_vector_is_flushed_on_the_next_put(store, monkeypatch):
     s, statements = store
     kb = _Kb()
     qv.query_vector(kb, "first")
-    monkeypatch.setattr(qv, "FLUSH_SECONDS", 0.0)
+    monkeypatch.setattr(s, "flush_seconds", 0.0)
     qv.query_vector(kb, "second")
     assert any(w.upper().startswith("COMMIT") for w in _writes(statements)) and not s.pending

@@ -14,12 +14,11 @@ loses at most one batch of cache entries, never anything else.
 from __future__ import annotations
 
 import atexit
-import sqlite3
 import threading
-import time
 from collections import OrderedDict
 from pathlib import Path
 
+from queryweave.tools.stores.blob_file import BatchedBlobFile
 from queryweave.tools.stores.kb import KnowledgeBase
 
 FLUSH_EVERY = 32
@@ -29,18 +28,12 @@ _QVEC: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
 _QVEC_LOCK = threading.Lock()
 
 
-class QueryVectorStore:
+class QueryVectorStore(BatchedBlobFile):
     """The SQLite file of query vectors: reads straight from the file, writes batched."""
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.execute("CREATE TABLE IF NOT EXISTS q (model TEXT, text TEXT, vec BLOB, PRIMARY KEY (model, text))")
-        self.pending: dict[tuple[str, str], bytes] = {}
-        self.oldest_pending = 0.0
-        self.lock = threading.Lock()
+        super().__init__(path, "q", "CREATE TABLE IF NOT EXISTS q (model TEXT, text TEXT, vec BLOB, "
+                         "PRIMARY KEY (model, text))", 3, FLUSH_EVERY, FLUSH_SECONDS)
 
     def get(self, key: tuple[str, str]) -> bytes | None:
         """The stored vector blob for (model, text), unsaved ones included; None when absent."""
@@ -52,30 +45,7 @@ class QueryVectorStore:
 
     def put(self, key: tuple[str, str], blob: bytes) -> None:
         """Queue a vector; the batch is written when it is full or old enough."""
-        with self.lock:
-            if not self.pending:
-                self.oldest_pending = time.monotonic()
-            self.pending[key] = blob
-            due = len(self.pending) >= FLUSH_EVERY or time.monotonic() - self.oldest_pending >= FLUSH_SECONDS
-        if due:
-            self.flush()
-
-    def flush(self) -> int:
-        """Write the queued vectors in one transaction; returns how many."""
-        with self.lock:
-            if not self.pending:
-                return 0
-            rows = [(*k, v) for k, v in self.pending.items()]
-            try:
-                self.conn.execute("BEGIN IMMEDIATE")
-                self.conn.executemany("INSERT OR REPLACE INTO q VALUES (?,?,?)", rows)
-                self.conn.execute("COMMIT")
-            except sqlite3.Error:  # a cache: a busy or read-only file just means no write this time
-                if self.conn.in_transaction:
-                    self.conn.execute("ROLLBACK")
-                return 0
-            self.pending.clear()
-            return len(rows)
+        self.queue([(key, blob)])
 
     def close(self) -> None:
         """Flush and close."""

@@ -18,7 +18,6 @@ import atexit
 import hashlib
 import sqlite3
 import threading
-import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -27,6 +26,8 @@ from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
+
+from queryweave.tools.stores.blob_file import BatchedBlobFile
 
 FILE_NAME = "text_vectors.sqlite"
 FLUSH_EVERY = 256
@@ -48,19 +49,12 @@ def text_key(text: str, collapse: bool = False) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:16]
 
 
-class TextVectorFile:
+class TextVectorFile(BatchedBlobFile):
     """`text_vectors.sqlite`: reads straight from the file (WAL), writes queued and batched."""
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.conn = sqlite3.connect(self.path, timeout=2, check_same_thread=False, isolation_level=None)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.execute("CREATE TABLE IF NOT EXISTS v (model TEXT, kind TEXT, key BLOB, vec BLOB, "
-                          "PRIMARY KEY (model, kind, key)) WITHOUT ROWID")
-        self.pending: dict[tuple[str, str, bytes], bytes] = {}
-        self.oldest_pending = 0.0
-        self.lock = threading.Lock()
+        super().__init__(path, "v", "CREATE TABLE IF NOT EXISTS v (model TEXT, kind TEXT, key BLOB, vec BLOB, "
+                         "PRIMARY KEY (model, kind, key)) WITHOUT ROWID", 4, FLUSH_EVERY, FLUSH_SECONDS, timeout=2)
         _FILES.add(self)
 
     def get_many(self, model: str, kind: str, keys: Sequence[bytes]) -> dict[bytes, bytes]:
@@ -85,31 +79,7 @@ class TextVectorFile:
 
     def put_many(self, model: str, kind: str, items: Sequence[tuple[bytes, bytes]], flush: bool = False) -> None:
         """Queue vectors; the queue is written when it is full, old enough, or `flush` is set."""
-        with self.lock:
-            if not self.pending:
-                self.oldest_pending = time.monotonic()
-            for k, blob in items:
-                self.pending[(model, kind, k)] = blob
-            due = flush or len(self.pending) >= FLUSH_EVERY or time.monotonic() - self.oldest_pending >= FLUSH_SECONDS
-        if due:
-            self.flush()
-
-    def flush(self) -> int:
-        """Write the queued vectors in one transaction; returns how many (0 when the file is busy)."""
-        with self.lock:
-            if not self.pending:
-                return 0
-            rows = [(*k, v) for k, v in self.pending.items()]
-            try:
-                self.conn.execute("BEGIN IMMEDIATE")
-                self.conn.executemany("INSERT OR REPLACE INTO v VALUES (?,?,?,?)", rows)
-                self.conn.execute("COMMIT")
-            except sqlite3.Error:
-                if self.conn.in_transaction:
-                    self.conn.execute("ROLLBACK")
-                return 0
-            self.pending.clear()
-            return len(rows)
+        self.queue((((model, kind, k), blob) for k, blob in items), flush)
 
     def count(self, model: str | None = None) -> int:
         """Stored vectors (of one model, or all)."""
