@@ -169,7 +169,8 @@ def test_sigkill_of_the_cli_mid_way_then_rerun(tmp_path, capsys):
             pass
     proc.send_signal(signal.SIGKILL)
     proc.wait(30)
-    assert proc.returncode == -signal.SIGKILL and 0 < recorded < N_DOCS, (recorded, proc.stderr.read()[-1000:])
+    # killed before it finished (the staged ingest may have indexed every document and be embedding)
+    assert proc.returncode == -signal.SIGKILL and 0 < recorded <= N_DOCS, (recorded, proc.stderr.read()[-1000:])
     assert rerun(data, corpus) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["added"] + report["unchanged"] == N_DOCS and report["unchanged"] >= 16
