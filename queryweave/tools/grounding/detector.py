@@ -125,8 +125,11 @@ def _reasons(f: dict, score: float) -> list[str]:
 
 
 def _claim_vectors(claims: list[str], embeddings) -> list[np.ndarray | None]:
+    """Claim vectors; from an embeddings object with `known` (a `KnownOnly` view) only the stored ones."""
     if embeddings is None or not claims:
         return [None] * len(claims)
+    if hasattr(embeddings, "known"):
+        return [None if v is None else np.asarray(v, np.float32) for v in embeddings.known(list(claims))]
     return [np.asarray(v, np.float32) for v in embeddings.embed_documents(list(claims))]
 
 

@@ -53,6 +53,7 @@ class ExtractiveAnswer:
     citations: list[dict[str, Any]] = field(default_factory=list)
     coverage: float = 0.0
     sentences: list[dict[str, Any]] = field(default_factory=list)
+    rendered: list[str] = field(default_factory=list)  # the rendered units the answer is made of, in order
 
 
 def answer_units(text: str) -> list[str]:
@@ -232,19 +233,20 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         return ExtractiveAnswer("", coverage=scored[0][1] if scored else 0.0)
     chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
     cite_no: dict[int, int] = {}
-    citations, parts, sentences = [], [], []
+    citations, parts, sentences, rendered = [], [], [], []
     for _, cov, d_idx, _u_idx, pieces, *_keys in chosen:
         if d_idx not in cite_no:
             cite_no[d_idx] = len(cite_no) + 1
             doc = documents[d_idx]
             citations.append({"n": cite_no[d_idx], "chunk_id": doc.get("chunk_id"), "source": doc.get("source"),
                               "title": doc.get("title", ""), "text": doc.get("text", "")})
-        shown = " ".join(render(u) for u in pieces)
+        rendered += [render(u) for u in pieces]
+        shown = " ".join(rendered[-len(pieces):])
         unit = " ".join(pieces)
         parts.append(f"{shown}{'' if _CJK.match(shown[-1:]) else ' '}[{cite_no[d_idx]}]")
         sentences.append({"text": unit, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
     coverage = max(c[1] for c in chosen)
-    return ExtractiveAnswer(_join(parts), citations, coverage, sentences)
+    return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered)
 
 
 def _join(parts: list[str]) -> str:

@@ -2,6 +2,9 @@
 
 `answer_relevance`: does the answer address the question? The IDF-free share of the question's
 content terms that the answer mentions, blended with embedding similarity when a model is given.
+An answer made of known parts (an extractive answer's rendered units, whose vectors are stored at
+ingest) is compared by the length-weighted mean of its parts' unit vectors, so nothing new is embedded;
+any other answer is embedded whole.
 `documents_sufficiency`: do the retrieved passages together cover the question's content terms,
 and does at least one passage cover most of them? Used to stop retrieval early or widen it.
 """
@@ -27,16 +30,22 @@ def term_coverage(question: str, text: str) -> float:
     return len(q & set(tokenize(text))) / len(q)
 
 
-def answer_relevance(question: str, answer: str, embed: Embed | None = None) -> float:
-    """0..1: how much the answer addresses the question."""
+def answer_relevance(question: str, answer: str, embed: Embed | None = None,
+                     parts: list[str] | None = None) -> float:
+    """0..1: how much the answer addresses the question. `parts`: the texts the answer is made of
+    (its vector is then their length-weighted mean, not a new embedding of the whole)."""
     if not answer.strip():
         return 0.0
     lexical = term_coverage(question, answer)
     if embed is None:
         return lexical
+    parts = [p for p in parts or [] if p.strip()]
     try:
-        vecs = np.asarray(embed([question, answer]), dtype=np.float32)
-        sim = float(vecs[0] @ vecs[1] / (np.linalg.norm(vecs[0]) * np.linalg.norm(vecs[1]) + 1e-9))
+        vecs = np.asarray(embed([question, *(parts or [answer])]), dtype=np.float32)
+        vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+        weights = np.array([len(p) for p in parts or [answer]], dtype=np.float32)
+        whole = (weights[:, None] * vecs[1:]).sum(axis=0)
+        sim = float(vecs[0] @ whole / (np.linalg.norm(whole) + 1e-9))
     except Exception:
         return lexical
     return 0.5 * lexical + 0.5 * max(0.0, sim)

@@ -6,7 +6,10 @@ folders such as `en/`, `zh-CN/`, versions and generic ones such as `docs/` are s
 tag, else by k-means over their mean chunk embeddings; the root names the main topics from content (each
 group with the first headings of its largest documents, `topics_line`), not from folder names alone; a group's summary summarises its members' summaries and
 the root summary summarises the groups'. Summaries live in `summaries.sqlite` in the data dir, their
-vectors in a Chroma collection of their own (`summaries-<embedding>`, our embedding function).
+vectors in a Chroma collection of their own (`summaries-<embedding>`, our embedding function). An
+extractive summary (no LLM) is a few of its documents' own sentences, so its vector is the content's:
+the mean of the documents' chunk vectors (each document weighing the same), already computed by the
+embed stage; only LLM-written summaries and the root are embedded.
 Updates are incremental: each summary carries a fingerprint (the document's catalog fingerprint;
 for a group, its members' fingerprints; for the root, the groups'), so only what changed is
 summarised again, and summaries of deleted documents and vanished groups are removed.
@@ -103,6 +106,22 @@ def _groups(kb: KnowledgeBase, docs: list[dict[str, Any]]) -> list[tuple[str, st
     return _clusters(kb, docs)
 
 
+def content_vector(kb: KnowledgeBase, sources: list[str]) -> list[float] | None:
+    """Unit mean of the documents' mean chunk vectors (None when none of them has a stored vector)."""
+    import numpy as np
+
+    from queryweave.tools.stores.kb import chunk_vectors
+
+    ids = {s: kb.catalog.chunk_ids(s) for s in sources}
+    vecs = chunk_vectors(kb, [i for s in sources for i in ids[s]])
+    means = [np.mean([vecs[i] for i in ids[s] if i in vecs], axis=0) for s in sources if any(i in vecs for i in ids[s])]
+    if not means:
+        return None
+    means = [m / (float(np.linalg.norm(m)) or 1.0) for m in means]
+    out = np.mean(means, axis=0)
+    return (out / (float(np.linalg.norm(out)) or 1.0)).astype(np.float32).tolist()
+
+
 def _clusters(kb: KnowledgeBase, docs: list[dict[str, Any]]) -> list[tuple[str, str, list[str]]]:
     import numpy as np
 
@@ -170,6 +189,8 @@ def build_summaries(kb: KnowledgeBase, changed_sources: list[str], llm: Any = No
             summary = llm_summary(llm, DOCUMENT_SYSTEM, title, text) or extractive_summary(text, 3, 500)
             row = {"id": sid, "level": "document", "title": title, "text": summary, "sources": [src],
                    "fingerprint": fp, "method": method}
+            if llm is None:
+                row["vector"] = content_vector(kb, [src])
             current[src] = row
             written.append(row)
         groups = _groups(kb, docs) if docs else []
@@ -185,6 +206,8 @@ def build_summaries(kb: KnowledgeBase, changed_sources: list[str], llm: Any = No
                                                         for m in members], lang)
             row = {"id": gid, "level": "group", "title": title, "text": text, "body": body, "sources": members,
                    "fingerprint": fp, "method": how}
+            if how == "extractive":
+                row["vector"] = content_vector(kb, members)
             group_rows.append(row)
             written.append(row)
         if group_rows:

@@ -2,8 +2,8 @@
 
 The table holds every summary (id, level, title, text, body, summarised sources, fingerprint, how it
 was written); the collection `summaries-<embedding>` holds their vectors, made with the knowledge
-base's own embedding function. Vectors are written before the table (idempotent upserts) and
-deleted after it, and vectors the table does not know are dropped, so a crash never leaves a
+base's own embedding function or given with the row (`tools/ingest/summaries.py`). Vectors are
+written before the table (idempotent upserts) and deleted after it, and vectors the table does not know are dropped, so a crash never leaves a
 summary without its vector for long.
 """
 
@@ -63,7 +63,11 @@ class SummaryStore:
         if not rows:
             return
         texts = [f"{r['title']}\n{r['text']}" for r in rows]
-        vectors = self.kb.embeddings.embed_documents(texts)
+        vectors = [r.get("vector") for r in rows]  # given (an extractive summary's content vector) or embedded
+        todo = [i for i, v in enumerate(vectors) if v is None]
+        for i, v in zip(todo, self.kb.embeddings.embed_documents([texts[i] for i in todo]) if todo else [],
+                        strict=True):
+            vectors[i] = v
         self.collection.upsert(ids=[r["id"] for r in rows], embeddings=vectors, documents=texts,
                                metadatas=[{"level": r["level"]} for r in rows])
         with self.conn:

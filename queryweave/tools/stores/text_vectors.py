@@ -203,3 +203,25 @@ class StoredEmbeddings(Embeddings):
         if name.startswith("_") or name in {"base", "file", "model"}:
             raise AttributeError(name)
         return getattr(self.base, name)
+
+
+class KnownOnly(Embeddings):
+    """A view of a `StoredEmbeddings` for optional features: `known(texts)` gives the stored vectors
+    and None for the rest, embedding nothing; `embed_documents` / `embed_query` go to the store as usual.
+    The grader reads claim vectors through `known` (they only add an inspection feature), so an answer
+    whose claims were never embedded costs no model call."""
+
+    def __init__(self, store: StoredEmbeddings) -> None:
+        self.store = store
+
+    def known(self, texts: Sequence[str]) -> list[np.ndarray | None]:
+        """Stored passage vectors of `texts` (None where not stored)."""
+        return self.store.lookup(list(texts))
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Passage vectors through the store (embedding what it lacks)."""
+        return self.store.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        """A query vector through the store."""
+        return self.store.embed_query(text)
