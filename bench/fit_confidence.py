@@ -16,11 +16,11 @@ the threshold are chosen on the other groups only and scored on it:
   answer, before -> after the cut;
 - accuracy per probability bucket of the fitted model.
 The abstention cut is on `passage_coverage` (the share of the question's words that the cited passages
-hold at all; only for questions of five content words or more, with passages in their language, as
+hold at all, question words not counted; only for questions of five words or more, with passages in their language, as
 `generate` applies it): the highest cut whose wrong abstentions on the training groups stay <= 0.05 (half the
 0.1 allowed, a margin for a knowledge base unlike the training ones). A cut on P(right) itself does not
 transfer: the share of right answers differs too much between knowledge bases (0.32 to 0.82).
-Run the items with the cut off (`confidence_weights.ABSTAIN_COVERAGE_BELOW = 0`), so that every answer's
+Run the items with the cut off (`QUERYWEAVE_COVERAGE_CUT=off queryweave eval answers …`), so that every answer's
 features are seen. `--write` stores the fit on all groups in `queryweave/tools/grounding/confidence_weights.py`: the cut,
 and the weights only when, left out group by group, they beat the fixed mix's AUROC on average and lose
 more than 0.01 nowhere (else the fixed mix stays).

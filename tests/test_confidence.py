@@ -85,3 +85,31 @@ def test_the_coverage_cut_needs_five_content_words_and_one_language():
     assert not coverage_cut_applies("kill queries that run too long", page)  # four words: too coarse
     assert coverage_cut_applies("How do I stop SQL statements that run longer than a minute in PostgreSQL?", page)
     assert not coverage_cut_applies("怎样终止运行时间过长的 SQL 语句并记录慢查询日志？", page)  # other language
+
+
+def test_unknown_names_are_names_the_corpus_has_in_no_spelling():
+    from queryweave.tools.grounding.coverage import unknown_names
+
+    vocab = {"british", "gotha", "postgresql", "server"}
+    absent = ["Brittish", "Gothais", "D.P", "TCP", "HPA", "generation-0"]
+    assert unknown_names(absent, vocab) == ["TCP", "HPA", "generation-0"]  # misspellings and initials are not
+    assert unknown_names(["TCP"], set()) == []  # no vocabulary: nothing can be called unknown
+
+
+def test_question_words_are_not_words_a_passage_must_hold():
+    from queryweave.nodes.generate import coverage_cut_applies, coverage_terms
+
+    assert coverage_terms("尤金袋鼠的体重大约是多少？") == {"尤金", "袋鼠", "体重", "大约"}
+    assert "mani" not in coverage_terms("How many connections does MySQL accept by default?")
+    assert "继承" in coverage_terms("Python 支持多重继承吗？")
+    page = ["尤金袋鼠体型较小，约只有8公斤重。"]
+    assert coverage_cut_applies("尤金袋鼠的体重大约是多少？", page)  # five words with the question word
+
+
+def test_a_question_naming_an_acronym_the_corpus_never_has_is_declined_a_misspelt_name_is_not(ctx):
+    from queryweave.cli.ask import run_question
+
+    out = run_question(ctx, "Which TCP port does a PostgreSQL server listen on by default?", "conf-unknown")
+    assert out["abstained"] and out["missing_terms"] == ["TCP"] and out["citations"] == []
+    kept = run_question(ctx, "What is the default max_connections in PostgreSQLL?", "conf-misspelt")
+    assert not kept["abstained"] and "100" in kept["answer"]

@@ -27,6 +27,7 @@ from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
 from queryweave.tools.grounding.coverage import (
     decisive,
     missing_names,
+    unknown_names,
     unsupported_identifiers,
     unsupported_names,
 )
@@ -40,6 +41,11 @@ REQUEST_WORDS = set(tokenize("document documents doc docs article articles page 
                              "describes mention mentions discuss discusses cover covers tell show list find "
                              "文档 文章 页面 介绍 讲解 说明 解释 提到 相关 哪些"))
 _YEAR = re.compile(r"(?:19|20)\d{2}")
+# Question words: what is asked, never what a passage says ("多少", "哪个", "how many"); a closed class of
+# each language's grammar, not a list of any test set's words. Counting them made every question a word
+# short that no passage could supply ("尤金袋鼠的体重大约是多少？" held 2 of 5 words, declined).
+_ASKING = re.compile(r"多少|几|哪一?[个些种年家位里儿款条项]?|什么|怎么样?|怎样|如何|为什么|为何|谁|[吗呢]|多[大久长高远]|"
+                     r"\b(?:what|which|who|whom|whose|when|where|why|how|many|much)\b", re.I)
 MIN_TERMS_FOR_CUT = 5
 SENTENCES_FOR_INTENT = {"factual": 2, "reasoning": 3, "comprehensive": 5, "fuzzy": 3}
 _MARK = re.compile(r"\[(\d{1,2})\]")
@@ -58,16 +64,24 @@ def retrieval_confidence(docs: list[dict[str, Any]]) -> float:
     return sum(1.0 for d in top if len(d.get("matched_by") or {}) >= 2) / len(top)
 
 
-def coverage_terms(question: str) -> set[str]:
-    """The question's content words that its passages should hold (request words and years left out)."""
+def _content_words(question: str) -> set[str]:
+    """The question's words less request words and years."""
     return {t for t in tokenize(question) if t not in REQUEST_WORDS and not _YEAR.fullmatch(t)}
+
+
+def coverage_terms(question: str) -> set[str]:
+    """The question's content words that its passages should hold (question words, request words and years
+    left out)."""
+    return _content_words(_ASKING.sub(" ", question))
 
 
 def coverage_cut_applies(question: str, evidence: list[str]) -> bool:
     """Whether the coverage cut can judge this answer: passages in the question's language (words are not
-    compared across languages) and at least `MIN_TERMS_FOR_CUT` content words (a share of three or four
-    words moves by a third with one paraphrased word: "kill queries that run too long" for statement_timeout)."""
-    return (len(coverage_terms(question)) >= MIN_TERMS_FOR_CUT
+    compared across languages) and at least `MIN_TERMS_FOR_CUT` words besides request words and years (a
+    share of three or four words moves by a third with one paraphrased word: "kill queries that run too
+    long" for statement_timeout). The length counts question words, as it did before they left the share:
+    the same questions are judged, only by the words a passage can hold."""
+    return (len(_content_words(question)) >= MIN_TERMS_FOR_CUT
             and detect_language(" ".join(evidence)) == detect_language(question))
 
 
@@ -79,7 +93,8 @@ def answer_features(question: str, answer: str, evidence: list[str], docs: list[
     found = {t for t in terms if t in held or cross_terms({t}) & held}  # "默认" is held by "default"
     return {"coverage": round(min(1.0, coverage), 4),
             "passage_coverage": round(len(found) / len(terms), 4) if terms else 0.0,
-            "agreement": round(retrieval_confidence(docs), 4), "type_match": type_match(question, answer),
+            "agreement": round(retrieval_confidence(docs), 4),
+            "type_match": type_match(question, _MARK.sub("", answer)),  # a "[1]" marker is no number
             "names_missing": round(names_missing, 4)}
 
 
@@ -143,8 +158,9 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     heard = " ".join(t for t in (state.get("image_text"), state.get("transcript")) if t)
     typed = " ".join(w for w in question.split() if w not in heard) if heard else question
     if ctx.feature("abstain"):
-        missing = missing_names(typed, knowledge_base(ctx).bm25().knows)
-        if decisive(missing, typed):
+        bm25 = knowledge_base(ctx).bm25()
+        missing = missing_names(typed, bm25.knows)
+        if decisive(missing, typed) or unknown_names(missing, getattr(bm25.retriever, "vocab_dict", None) or {}):
             return out | abstention(question, docs, lang, missing)
     llm = get_chat_model(ctx.model_settings()) if backend != "rules" else None
     if llm is not None:
@@ -179,7 +195,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         setting = unsupported_identifiers(typed, evidence)
         if setting:  # the setting or function asked about is named nowhere in the answer's passages
             return out | abstention(question, docs, lang, setting, in_corpus=True) | {"confidence_features": feats}
-        if feats["passage_coverage"] < ABSTAIN_COVERAGE_BELOW and coverage_cut_applies(question, evidence):
+        cut = ABSTAIN_COVERAGE_BELOW if ctx.feature("coverage_cut") else 0.0  # off: to fit it (bench/fit_confidence.py)
+        if feats["passage_coverage"] < cut and coverage_cut_applies(question, evidence):
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": fixed_mix(feats),
                   "abstained": False, "confidence_features": feats, "answer_units": ext.rendered}

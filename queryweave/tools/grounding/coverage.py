@@ -12,13 +12,15 @@ form alone — no list of known names, nothing fitted:
 `missing_names(question, knows)` keeps those for which `knows(name)` (every index token of the name
 occurs in the corpus) is false; `unsupported_names(question, passages)` those that no passage of an
 answer's evidence mentions; `unsupported_identifiers` the setting / function names among those (one
-of them absent is enough to decline: it is the precise thing asked).
+of them absent is enough to decline: it is the precise thing asked); `unknown_names` the absent names
+that are no misspelling of a corpus word (one of them is enough: the corpus has never seen the thing).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from queryweave.tools.common.text import EN_STOPWORDS, detect_language, tokenize
 
@@ -61,6 +63,33 @@ def decisive(absent: list[str], question: str) -> bool:
     is the question itself. A long question names many ("the German musician … BWV 1033 …"), and one
     of them missing from the passages, misspelt, or written otherwise, is no reason to decline."""
     return bool(absent) and 2 * len(absent) > len(question_names(question))
+
+
+MIN_FUZZY_LENGTH = 5
+_RUN = re.compile(r"[^\W_]{3,}")
+
+
+def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
+    """The absent names (`missing_names`) that the corpus has never seen in any spelling: a token of the
+    name is not in `vocabulary` (the BM25 index's tokens), holds a run of three letters or digits
+    (initials such as "D.P." are written too many ways to check), and, when it has five characters or
+    more, has no close match in the vocabulary (difflib ratio >= 0.8: "Brittish" is "British",
+    "Gothais" is "Gotha"). One such name is enough to decline, however many names the question has:
+    the thing it asks about ("TCP port", "HPA", "generation-0 threshold") is not in the knowledge base.
+    Found by studying the sample set's unanswered questions; no list, nothing fitted. Without a
+    vocabulary nothing is unknown (the majority rule `decisive` still applies)."""
+    if not vocabulary:
+        return []
+    out = []
+    for name in absent:
+        for token in tokenize(name):
+            if token in vocabulary or not _RUN.search(token):
+                continue
+            if len(token) >= MIN_FUZZY_LENGTH and difflib.get_close_matches(token, vocabulary, n=1, cutoff=0.8):
+                continue
+            out.append(name)
+            break
+    return out
 
 
 def unsupported_names(question: str, passages: list[str]) -> list[str]:
