@@ -67,15 +67,33 @@ def decisive(absent: list[str], question: str) -> bool:
 
 MIN_FUZZY_LENGTH = 5
 _RUN = re.compile(r"[^\W_]{3,}")
+_BUCKETS: dict[tuple[int, int], dict[tuple[str, int], list[str]]] = {}
+
+
+def _near_spellings(token: str, vocabulary: Collection[str]) -> list[str]:
+    """The vocabulary words that could be within difflib ratio 0.8 of `token` and share its first letter
+    (a ratio of 0.8 needs lengths within 2:3; misspellings rarely touch the first letter): a handful
+    instead of the whole vocabulary, from length buckets built once per vocabulary."""
+    key = (id(vocabulary), len(vocabulary))
+    buckets = _BUCKETS.get(key)
+    if buckets is None:
+        buckets = {}
+        for word in vocabulary:
+            buckets.setdefault((word[:1], len(word)), []).append(word)
+        if len(_BUCKETS) >= 4:
+            _BUCKETS.clear()
+        _BUCKETS[key] = buckets
+    n = len(token)
+    return [w for size in range(-(-2 * n // 3), 3 * n // 2 + 1) for w in buckets.get((token[:1], size), ())]
 
 
 def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
     """The absent names (`missing_names`) that the corpus has never seen in any spelling: a token of the
     name is not in `vocabulary` (the BM25 index's tokens), holds a run of three letters or digits
     (initials such as "D.P." are written too many ways to check), and, when it has five characters or
-    more, has no close match in the vocabulary (difflib ratio >= 0.8: "Brittish" is "British",
-    "Gothais" is "Gotha"). One such name is enough to decline, however many names the question has:
-    the thing it asks about ("TCP port", "HPA", "generation-0 threshold") is not in the knowledge base.
+    more, has no close match in the vocabulary (difflib ratio >= 0.8 among the words of its first
+    letter: "Brittish" is "British", "Gothais" is "Gotha"). One such name is enough to decline,
+    however many names the question has: the thing it asks about ("TCP port", "HPA", "generation-0 threshold") is not in the knowledge base.
     Found by studying the sample set's unanswered questions; no list, nothing fitted. Without a
     vocabulary nothing is unknown (the majority rule `decisive` still applies)."""
     if not vocabulary:
@@ -85,7 +103,8 @@ def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
         for token in tokenize(name):
             if token in vocabulary or not _RUN.search(token):
                 continue
-            if len(token) >= MIN_FUZZY_LENGTH and difflib.get_close_matches(token, vocabulary, n=1, cutoff=0.8):
+            if len(token) >= MIN_FUZZY_LENGTH and difflib.get_close_matches(
+                    token, _near_spellings(token, vocabulary), n=1, cutoff=0.8):
                 continue
             out.append(name)
             break

@@ -65,7 +65,7 @@ def warm_unit_vectors(kb: Any, chunks: Iterable[Any] | None = None, batch: int =
     texts = chunk_answer_texts(records, windows=multilingual(kb))
     if not hasattr(emb, "store"):  # not a StoredEmbeddings: nothing to keep the vectors in
         return {"texts": len(texts), "embedded": 0, "seconds": 0.0}
-    todo = emb.missing(texts)
+    todo = sorted(emb.missing(texts), key=len, reverse=True)  # batches of like lengths pad little
     done = 0
     if progress is not None:
         progress(0, len(todo), 0.0)

@@ -113,7 +113,9 @@ def embed_batch_size(kb: KnowledgeBase) -> int:
 def _embed(kb: KnowledgeBase, chunks: list[ChunkRecord], stage: Any) -> None:
     """Vectors for the chunks that have none yet, in batches (upserts: safe to repeat)."""
     present = kb.vectors.existing_ids([c.id for c in chunks])
-    todo = [c for c in chunks if c.id not in present]
+    # longest first: a batch of like lengths pads little (the encoder's cost is its longest text times
+    # the batch); any order is safe, each batch is an idempotent upsert and a rerun skips what exists
+    todo = sorted((c for c in chunks if c.id not in present), key=lambda c: -len(index_text(c)))
     stage.set_total(len(todo))
     size = embed_batch_size(kb)
     for start in range(0, len(todo), size):
