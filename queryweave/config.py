@@ -128,6 +128,12 @@ class Context:
         default_factory=lambda: _env("CHECKPOINT_URL", ""),
         metadata={"description": "PostgreSQL URL for the checkpointer; empty = database_url, else SQLite in the data dir."},
     )
+    checkpoint_durability: str = field(
+        default_factory=lambda: _env("CHECKPOINT_DURABILITY", "exit"),
+        metadata={"description": "When a turn's state is written to the checkpointer: 'exit' (once, when the turn "
+                  "ends or pauses for a clarification: one write per question), 'async' or 'sync' (after every "
+                  "step, LangGraph's default: a crashed turn can be resumed mid-way, at ~15 writes a question)."},
+    )
     database_url: str = field(
         default_factory=lambda: _env("DATABASE_URL", ""),
         metadata={"description": "PostgreSQL URL for the shared state of several workers or hosts: conversation "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from pathlib import Path
 from typing import Any
 
 from queryweave.config import Context
@@ -30,8 +31,26 @@ def postgres_saver(url: str) -> Any:
 
             saver = PostgresSaver(pool(url))
             saver.setup()
-            _SAVERS[url] = saver
-        return _SAVERS[url]
+            _SAVERS[url] = (saver, None)
+        return _SAVERS[url][0]
+
+
+def sqlite_saver(path: Path) -> Any:
+    """The process-wide `SqliteSaver` for the file at `path` (one connection, tables set up once; a new
+    one when the file was replaced or removed since)."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    key = str(path)
+    with _LOCK:
+        saver, inode = _SAVERS.get(key, (None, None))
+        if saver is None or not path.exists() or path.stat().st_ino != inode:
+            conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at each checkpoint, no fsync per commit
+            saver = SqliteSaver(conn)
+            saver.setup()
+            _SAVERS[key] = (saver, path.stat().st_ino)
+        return saver
 
 
 def make_checkpointer(ctx: Context) -> Any:
@@ -39,8 +58,4 @@ def make_checkpointer(ctx: Context) -> Any:
     url = ctx.checkpoint_url or ctx.database_url
     if url:
         return postgres_saver(url)
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
-    conn = sqlite3.connect(ctx.path / "checkpoints.sqlite", check_same_thread=False, timeout=30)
-    conn.execute("PRAGMA journal_mode=WAL")
-    return SqliteSaver(conn)
+    return sqlite_saver(ctx.path / "checkpoints.sqlite")

@@ -9,6 +9,12 @@ from typing import Any
 from queryweave.config import Context
 
 
+def durability(ctx: Context) -> str:
+    """The LangGraph durability mode of a turn (`Context.checkpoint_durability`; 'exit' unless valid)."""
+    mode = (ctx.checkpoint_durability or "exit").strip().lower()
+    return mode if mode in {"exit", "async", "sync"} else "exit"
+
+
 def run_question(ctx: Context, question: str | None, thread_id: str | None = None,
                  resume: str | None = None, image: str | None = None, audio: str | None = None,
                  audio_language: str | None = None) -> dict[str, Any]:
@@ -31,7 +37,7 @@ def run_question(ctx: Context, question: str | None, thread_id: str | None = Non
             payload["audio"] = audio
             if audio_language:
                 payload["audio_language"] = audio_language
-    result = dict(graph.invoke(payload, config=config, context=ctx))
+    result = dict(graph.invoke(payload, config=config, context=ctx, durability=durability(ctx)))
     interrupts = result.pop("__interrupt__", None)
     if interrupts:
         value = interrupts[0].value if hasattr(interrupts[0], "value") else interrupts[0]

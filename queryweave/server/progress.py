@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from queryweave.config import Context
-from queryweave.graph.run import shape
+from queryweave.graph.run import durability, shape
 from queryweave.server.schemas import jsonable
 
 STEP_LABELS = {
@@ -89,7 +89,7 @@ def stream_events(graph: Any, ctx: Context, payload: Any, thread_id: str) -> Ite
     yield {"event": "start", "thread_id": thread_id}
     started: dict[str, float] = {}
     try:
-        for mode, chunk in graph.stream(payload, config, context=ctx,
+        for mode, chunk in graph.stream(payload, config, context=ctx, durability=durability(ctx),
                                         stream_mode=["tasks", "messages", "custom"]):
             if mode == "tasks":
                 name = chunk.get("name", "")
