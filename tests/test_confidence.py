@@ -102,6 +102,8 @@ def test_question_words_are_not_words_a_passage_must_hold():
     assert coverage_terms("尤金袋鼠的体重大约是多少？") == {"尤金", "袋鼠", "体重", "大约"}
     assert "mani" not in coverage_terms("How many connections does MySQL accept by default?")
     assert "继承" in coverage_terms("Python 支持多重继承吗？")
+    assert {"几何", "吗啡"} <= coverage_terms("几何分布和吗啡有什么关系？")  # words that start like question words
+    assert coverage_terms("他有几个孩子？") == {"他", "孩子"}
     page = ["尤金袋鼠体型较小，约只有8公斤重。"]
     assert coverage_cut_applies("尤金袋鼠的体重大约是多少？", page)  # five words with the question word
 

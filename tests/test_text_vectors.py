@@ -52,6 +52,22 @@ def test_each_text_is_embedded_once_and_found_again_by_a_new_process(tmp_path):
     assert again.missing(["alpha", "gamma", "gamma"]) == ["gamma"]
 
 
+def test_queries_missing_together_are_embedded_in_one_call_with_the_same_vectors(tmp_path):
+    class Batching(Counting):
+        calls = 0
+
+        def embed_queries(self, texts):
+            self.calls += 1
+            return [self.embed_query(t) for t in texts]
+
+    toy = Batching()
+    stored = StoredEmbeddings(toy, TextVectorFile(tmp_path / "tv.sqlite"), "toy")
+    alone = StoredEmbeddings(Counting(), None, "toy")
+    both = stored.embed_queries(["what is a pool?", "what is a pool? 连接池"])
+    assert toy.calls == 1 and both == [alone.embed_query("what is a pool?"), alone.embed_query("what is a pool? 连接池")]
+    assert stored.embed_query("what is a pool?") == both[0] and len(toy.queries) == 2  # then a lookup
+
+
 def test_whitespace_variants_share_a_vector_only_where_the_model_ignores_whitespace(tmp_path):
     from queryweave.tools.stores.embeddings import get_embeddings
 

@@ -44,7 +44,9 @@ _YEAR = re.compile(r"(?:19|20)\d{2}")
 # Question words: what is asked, never what a passage says ("多少", "哪个", "how many"); a closed class of
 # each language's grammar, not a list of any test set's words. Counting them made every question a word
 # short that no passage could supply ("尤金袋鼠的体重大约是多少？" held 2 of 5 words, declined).
-_ASKING = re.compile(r"多少|几|哪一?[个些种年家位里儿款条项]?|什么|怎么样?|怎样|如何|为什么|为何|谁|[吗呢]|多[大久长高远]|"
+# "几" only with a measure word (a closed class) and 吗/呢 only at a clause's end: 几何, 几乎, 几内亚, 吗啡 are words.
+_ASKING = re.compile(r"多少|几[个种类次年月日天岁位名条项件家人块倍届代号层级部集场期章分点秒周本首只张辆座所间门节处区股批份句台架艘颗粒]|哪一?[个些种年家位里儿款条项]?|什么|怎么样?|怎样|"
+                     r"如何|为什么|为何|谁|[吗呢](?=[？?。！!，,；;\s]|$)|多[大久长高远]|"
                      r"\b(?:what|which|who|whom|whose|when|where|why|how|many|much)\b", re.I)
 MIN_TERMS_FOR_CUT = 5
 SENTENCES_FOR_INTENT = {"factual": 2, "reasoning": 3, "comprehensive": 5, "fuzzy": 3}

@@ -55,6 +55,8 @@ def retrieve(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     pending = kb.vectors_pending()
     try:
+        if not pending and hasattr(kb.embeddings, "embed_queries"):  # the queries and the question, one call
+            kb.embeddings.embed_queries(list(dict.fromkeys([*queries, query_of(state)])))
         if pending:  # an ingest is still embedding (or stopped before it finished): no dense ranking yet
             candidates = bm25_only(kb, queries, depth, where, settings.rrf_k, settings.pool)
             out = {"degraded": True, "degraded_reasons": [

@@ -170,7 +170,9 @@ class StoredEmbeddings(Embeddings):
         todo = self.missing([t for t, v in zip(texts, found, strict=True) if v is None], kind) \
             if any(v is None for v in found) else []
         if todo:
-            if kind == "q":
+            if kind == "q" and len(todo) > 1 and hasattr(self.base, "embed_queries"):  # one batched call
+                new = [np.asarray(v, dtype=np.float32) for v in self.base.embed_queries(todo)]
+            elif kind == "q":
                 new = [np.asarray(self.base.embed_query(t), dtype=np.float32) for t in todo]
             else:
                 new = [np.asarray(v, dtype=np.float32) for v in self.base.embed_documents(todo)]
@@ -191,6 +193,11 @@ class StoredEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """A query vector, embedded at most once."""
         return self._vectors([text], "q")[0].tolist()
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Query vectors of several texts, those not stored in one batched call where the model has one
+        (retrieval's queries and the question the answer steps read are embedded together)."""
+        return [v.tolist() for v in self._vectors(list(texts), "q")] if texts else []
 
     def store(self, texts: Sequence[str], flush: bool = True) -> int:
         """Embed (in one batch) and keep whichever of `texts` are not stored yet; returns how many were new."""
