@@ -105,8 +105,9 @@ class Catalog:
         return ids
 
     def sources(self, prefix: str = "") -> list[str]:
-        """Document sources, optionally only those starting with `prefix`."""
-        rows = self.conn.execute("SELECT source FROM documents WHERE source LIKE ? ORDER BY source", (prefix + "%",))
+        """Document sources, optionally only those starting with `prefix` (literally: case and `%`/`_` count)."""
+        rows = self.conn.execute("SELECT source FROM documents WHERE substr(source, 1, ?) = ? ORDER BY source",
+                                 (len(prefix), prefix))
         return [r[0] for r in rows]
 
     def documents(self) -> Iterator[dict[str, Any]]:

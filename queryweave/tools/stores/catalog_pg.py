@@ -42,6 +42,7 @@ UPSERT_CHUNK = (f"INSERT INTO {CHUNKS} VALUES (%s,%s,%s,%s,%s,%s,%s,%s) ON CONFL
                 "source=EXCLUDED.source, ord=EXCLUDED.ord, text=EXCLUDED.text, heading=EXCLUDED.heading, "
                 "metadata=EXCLUDED.metadata, expansion=EXCLUDED.expansion")
 UPSERT_META = f"INSERT INTO {META} VALUES (%s,%s,%s) ON CONFLICT (kb, key) DO UPDATE SET value=EXCLUDED.value"
+HAS_ROWS = f"SELECT EXISTS (SELECT 1 FROM {DOCS} WHERE kb=%s) OR EXISTS (SELECT 1 FROM {META} WHERE kb=%s) AS x"
 PAGE = 1000
 """Rows per query when reading many chunks (bounded memory, no connection held between pages)."""
 _READY: set[str] = set()
@@ -60,6 +61,20 @@ def redact_url(url: str) -> str:
     if not sep or not at or ":" not in creds:
         return url
     return f"{scheme}{sep}{creds.split(':', 1)[0]}:***@{host}"
+
+
+def has_knowledge_base(url: str, kb_name: str, timeout_s: int = 5) -> bool:
+    """Whether the database at `url` holds knowledge base `kb_name`, on a connection of its own (a database
+    that is down answers False within `timeout_s`, rather than waiting for the pool)."""
+    import psycopg
+
+    try:
+        with psycopg.connect(libpq_url(url), connect_timeout=timeout_s, autocommit=True) as conn:
+            if conn.execute("SELECT to_regclass(%s)", (META,)).fetchone()[0] is None:
+                return False
+            return bool(conn.execute(HAS_ROWS, (kb_name, kb_name)).fetchone()[0])
+    except psycopg.Error:
+        return False
 
 
 def _clean(text: str | None) -> str | None:
@@ -111,11 +126,10 @@ class PgCatalog:
 
     def has_rows(self, conn: Any = None) -> bool:
         """Whether this knowledge base has any document or setting here."""
-        q = (f"SELECT EXISTS (SELECT 1 FROM {DOCS} WHERE kb=%s) OR EXISTS (SELECT 1 FROM {META} WHERE kb=%s) AS x")
         if conn is not None:
-            return bool(conn.execute(q, (self.kb, self.kb)).fetchone()["x"])
+            return bool(conn.execute(HAS_ROWS, (self.kb, self.kb)).fetchone()["x"])
         with self._pool.connection() as c:
-            return bool(c.execute(q, (self.kb, self.kb)).fetchone()["x"])
+            return bool(c.execute(HAS_ROWS, (self.kb, self.kb)).fetchone()["x"])
 
     def import_sqlite(self, path: str | Path) -> tuple[int, int] | None:
         """Copy a SQLite catalog (documents, chunks, meta) into this empty knowledge base in one transaction;

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from queryweave.tools.stores.catalog import Catalog
 from queryweave.tools.stores.pg import is_postgres_url
@@ -90,8 +90,6 @@ def has_catalog(data_dir: str | Path, url: str = "", kb_name: str = "") -> bool:
         return True
     if not url:
         return False
-    try:
-        catalog: Any = open_catalog(folder, url, kb_name, read_only=True)
-        return bool(catalog.has_rows())
-    except Exception:
-        return False
+    from queryweave.tools.stores.catalog_pg import has_knowledge_base
+
+    return has_knowledge_base(url, kb_name or default_kb_name(folder))
