@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 SQLITE_NAME = "catalog.sqlite"
 _CONFIGURED: dict[str, tuple[str, str]] = {}
+_KNOWN: set[tuple[str, str]] = set()
 _LOCK = threading.Lock()
 
 
@@ -84,7 +85,8 @@ def open_catalog(data_dir: str | Path, url: str = "", kb_name: str = "", read_on
 
 def has_catalog(data_dir: str | Path, url: str = "", kb_name: str = "") -> bool:
     """Whether `data_dir` has a knowledge base: its `catalog.sqlite` (which a PostgreSQL catalog imports
-    on first use), or rows for `kb_name` in the PostgreSQL catalog. Cheap; False when the database is down."""
+    on first use), or rows for `kb_name` in the PostgreSQL catalog (once found, remembered for the process).
+    Cheap; False when the database is down."""
     folder = Path(data_dir).expanduser()
     if (folder / SQLITE_NAME).exists():
         return True
@@ -92,4 +94,7 @@ def has_catalog(data_dir: str | Path, url: str = "", kb_name: str = "") -> bool:
         return False
     from queryweave.tools.stores.catalog_pg import has_knowledge_base
 
-    return has_knowledge_base(url, kb_name or default_kb_name(folder))
+    key = (url, kb_name or default_kb_name(folder))
+    if key not in _KNOWN and has_knowledge_base(*key):
+        _KNOWN.add(key)  # a knowledge base found stays found: asked per question, a connection each time is waste
+    return key in _KNOWN
