@@ -10,15 +10,15 @@ process (the server records its `Context`), else the environment's settings (`QU
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from queryweave.tools.stores.catalog import Catalog
 from queryweave.tools.stores.pg import is_postgres_url
 
 if TYPE_CHECKING:
-    from queryweave.config import Context
     from queryweave.tools.stores.catalog_pg import PgCatalog
 
 SQLITE_NAME = "catalog.sqlite"
@@ -45,8 +45,8 @@ def configure(data_dir: str | Path, url: str, kb_name: str = "") -> None:
         _CONFIGURED[_key(data_dir)] = (url, kb_name)
 
 
-def configure_from(ctx: Context) -> None:
-    """`configure` with a `Context`'s settings."""
+def configure_from(ctx: Any) -> None:
+    """`configure` with a `queryweave.config.Context`'s settings."""
     configure(ctx.data_dir, ctx.catalog_database, ctx.kb_name)
 
 
@@ -56,11 +56,10 @@ def settings(data_dir: str | Path, url: str | None = None, kb_name: str | None =
     if url is None:
         with _LOCK:
             configured = _CONFIGURED.get(_key(data_dir))
-        if configured is None:
-            from queryweave.config import Context
-
-            env = Context()
-            configured = (env.catalog_database, env.kb_name)
+        if configured is None:  # the environment, as `Context.catalog_database` / `Context.kb_name` read it
+            env = os.environ.get
+            configured = (env("QUERYWEAVE_CATALOG_URL") or env("QUERYWEAVE_DATABASE_URL") or "",
+                          env("QUERYWEAVE_KB_NAME") or "")
         url, kb_name = configured[0], kb_name or configured[1]
     _check(url)
     return url, (kb_name or default_kb_name(data_dir)) if url else ""
