@@ -137,12 +137,27 @@ class Context:
     database_url: str = field(
         default_factory=lambda: _env("DATABASE_URL", ""),
         metadata={"description": "PostgreSQL URL for the shared state of several workers or hosts: conversation "
-                  "threads and the query logs; empty = SQLite files in the data dir."},
+                  "threads, the query logs and the catalog; empty = SQLite files in the data dir."},
+    )
+    catalog_url: str = field(
+        default_factory=lambda: _env("CATALOG_URL", ""),
+        metadata={"description": "PostgreSQL URL for the catalog (documents and chunks, the source of truth); "
+                  "empty = database_url, else `catalog.sqlite` in the data dir."},
+    )
+    kb_name: str = field(
+        default_factory=lambda: _env("KB_NAME", ""),
+        metadata={"description": "The knowledge base's key in a PostgreSQL catalog (several can share a database); "
+                  "empty = derived from the data dir's path. Hosts serving one knowledge base set the same name."},
     )
     features: str = field(
         default_factory=lambda: _env("FEATURES", ""),
         metadata={"description": "Comma list of feature switches, e.g. 'coref=off,clarify=off,hyde=on'."},
     )
+
+    @property
+    def catalog_database(self) -> str:
+        """Where the catalog lives: `catalog_url`, else `database_url`, else '' (SQLite in the data dir)."""
+        return self.catalog_url or self.database_url
 
     @property
     def graph_url(self) -> str:

@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     from queryweave.eval.answers import evaluate, load_set
     from queryweave.models import get_chat_model
     from queryweave.tools.ingest.pipeline import ingest
-    from queryweave.tools.stores.kb import close_all, open_kb
+    from queryweave.tools.stores.kb import close_all, open_kb_for
 
     corpus, items = load_set(args.path, args.corpus, args.limit)
     tmp = None if args.keep else tempfile.TemporaryDirectory(prefix="qw-answers-")
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     ctx = args.context.with_overrides(data_dir=data_dir)
     out = open(args.items, "w", encoding="utf-8") if args.items else None  # noqa: SIM115 - closed below
     try:
-        kb = open_kb(data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url)
+        kb = open_kb_for(ctx)
         max_chars = 1500 if str(corpus).endswith(".jsonl") else 800
         ingest(kb, [corpus], max_chars=max_chars, progress=not args.json)
         systems = {"baseline": baseline(kb), "pipeline": pipeline(ctx)}

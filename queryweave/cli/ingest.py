@@ -8,10 +8,10 @@ from queryweave.cli.main import print_json
 
 
 def _kb(args: argparse.Namespace):
-    from queryweave.tools.stores.kb import open_kb
+    from queryweave.tools.stores.kb import open_kb_for
 
     ctx = args.context
-    return open_kb(ctx.data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url)
+    return open_kb_for(ctx)
 
 
 def enrichers_for(ctx) -> list:

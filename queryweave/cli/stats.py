@@ -9,10 +9,10 @@ from queryweave.cli.main import print_json
 
 def run(args: argparse.Namespace) -> int:
     """Print the knowledge base's counts."""
-    from queryweave.tools.stores.kb import open_kb
+    from queryweave.tools.stores.kb import open_kb_for
 
     ctx = args.context
-    kb = open_kb(ctx.data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url)
+    kb = open_kb_for(ctx)
     stats = kb.stats()
     if args.json:
         print_json(stats)

@@ -9,11 +9,11 @@ from queryweave.cli.main import print_json
 
 def run(args: argparse.Namespace) -> int:
     """Print suggestions for a prefix."""
-    from queryweave.tools.stores.kb import open_kb
+    from queryweave.tools.stores.kb import open_kb_for
     from queryweave.tools.suggest.suggester import open_suggester
 
     ctx = args.context
-    kb = open_kb(ctx.data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url)
+    kb = open_kb_for(ctx)
     suggestions = open_suggester(kb.data_dir, kb.catalog).suggest(args.prefix, limit=args.limit)
     if args.json:
         print_json({"prefix": args.prefix, "suggestions": [

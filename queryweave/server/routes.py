@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -111,11 +110,12 @@ def health(request: Request) -> dict[str, Any]:
     """Liveness plus what is configured (cheap: opens no model)."""
     from queryweave.models import resolve_backend
     from queryweave.tools.media.ocr import ocr_status
+    from queryweave.tools.stores.catalogs import has_catalog
 
     svc = service_of(request)
     ocr = ocr_status()
     return {"status": "ok", "worker": os.getpid(), "data_dir": str(svc.ctx.data_dir),
-            "knowledge_base": (Path(svc.ctx.data_dir).expanduser() / "catalog.sqlite").exists(),
+            "knowledge_base": has_catalog(svc.ctx.data_dir, svc.ctx.catalog_database, svc.ctx.kb_name),
             "llm": resolve_backend(svc.ctx.model_settings()), "embedding": svc.ctx.embedding,
             "ocr": ocr is None, "ocr_message": ocr} | _speech_health()
 

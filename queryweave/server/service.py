@@ -62,10 +62,13 @@ class QueryService:
     """The graph behind the server, for one `Context`."""
 
     def __init__(self, ctx: Context) -> None:
+        from queryweave.tools.stores import catalogs
+
         self.ctx = ctx
         self._graph: Any = None
         self._lock = threading.Lock()
-        self.suggestions = Suggestions(ctx.data_dir)
+        catalogs.configure_from(ctx)  # the graph's nodes open the data dir's catalog where this context says
+        self.suggestions = Suggestions(ctx.data_dir, ctx.catalog_database, ctx.kb_name)
 
     @property
     def graph(self) -> Any:

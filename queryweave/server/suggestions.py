@@ -1,9 +1,10 @@
 """Search suggestions for the server: `queryweave.tools.suggest.suggester` over a data dir, degrading to none.
 
-The saved index (`<data_dir>/suggest/`) is used while it matches the catalog; otherwise
-`open_suggester` rebuilds it from the catalog's titles and headings. It is reloaded when the index
-the catalog or the popular-queries log changes on disk (the graph's `finish` node counts each
-answered question there; a thumbs-up counts it once more through `record`).
+The saved index (`<data_dir>/suggest/`) is used while it matches the catalog (`catalog.sqlite`, or the
+PostgreSQL catalog of `catalog_url`); otherwise `open_suggester` rebuilds it from the catalog's titles
+and headings. It is reloaded when the index, the catalog (its file, or a PostgreSQL catalog's version
+marker) or the popular-queries log changes (the graph's `finish` node counts each answered question
+there; a thumbs-up counts it once more through `record`).
 Without the suggestions module (or a knowledge base) `suggest` returns an empty list and `reason`
 says why.
 """
@@ -21,14 +22,16 @@ log = logging.getLogger(__name__)
 class Suggestions:
     """Prefix suggestions (`suggest`) and the popular-queries log (`record`) of one data dir."""
 
-    def __init__(self, data_dir: str | Path) -> None:
+    def __init__(self, data_dir: str | Path, catalog_url: str = "", kb_name: str = "") -> None:
         self.data_dir = Path(data_dir).expanduser()
+        self.catalog_url, self.kb_name = catalog_url, kb_name
+        self._pg_catalog: Any = None
         self.reason: str | None = None
         self._lock = threading.Lock()
         self._suggester: Any = None
         self._stamp: tuple[float, ...] | None = None
 
-    def _files_stamp(self) -> tuple[float, ...]:
+    def _files_stamp(self) -> tuple[Any, ...]:
         def mtime(p: Path) -> float:
             try:
                 return p.stat().st_mtime_ns
@@ -36,8 +39,26 @@ class Suggestions:
                 return 0
 
         folder = self.data_dir / "suggest"
-        return tuple(mtime(p) for p in (folder / "index.json", self.data_dir / "catalog.sqlite",
-                                        folder / "popular.sqlite", folder / "popular.sqlite-wal"))
+        stamp = tuple(mtime(p) for p in (folder / "index.json", self.data_dir / "catalog.sqlite",
+                                         folder / "popular.sqlite", folder / "popular.sqlite-wal"))
+        return stamp + (self._catalog_version(),) if self.catalog_url else stamp
+
+    def _catalog_version(self) -> str:
+        """A PostgreSQL catalog's version marker ('' when it has none or cannot be read)."""
+        try:
+            return self._open_catalog().get_meta("version") or ""
+        except Exception:
+            return ""
+
+    def _open_catalog(self) -> Any:
+        """The catalog, read-only (a PostgreSQL one is kept: it holds no connection of its own)."""
+        from queryweave.tools.stores.catalogs import open_catalog
+
+        if not self.catalog_url:
+            return open_catalog(self.data_dir, read_only=True)
+        if self._pg_catalog is None:
+            self._pg_catalog = open_catalog(self.data_dir, self.catalog_url, self.kb_name, read_only=True)
+        return self._pg_catalog
 
     def _load(self) -> Any:
         try:
@@ -45,13 +66,12 @@ class Suggestions:
         except ImportError as exc:
             self.reason = f"suggestions unavailable: {exc}"
             return None
-        catalog_path = self.data_dir / "catalog.sqlite"
-        if not catalog_path.exists():
+        from queryweave.tools.stores.catalogs import has_catalog
+
+        if not has_catalog(self.data_dir, self.catalog_url, self.kb_name):
             sug = suggest.Suggester.load(self.data_dir)
         else:
-            from queryweave.tools.stores.catalog import Catalog
-
-            catalog = Catalog(catalog_path, read_only=True)
+            catalog = self._open_catalog()
             try:
                 if hasattr(suggest, "open_suggester"):  # rebuilt (and saved) when ingestion changed the KB
                     sug = suggest.open_suggester(self.data_dir, catalog)

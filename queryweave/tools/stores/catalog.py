@@ -25,6 +25,10 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE INDEX IF NOT EXISTS chunks_source ON chunks(source);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+HEADINGS_SQL = """SELECT heading FROM (SELECT heading, source, ord,
+  ROW_NUMBER() OVER (PARTITION BY heading ORDER BY source, ord) AS n FROM chunks WHERE heading IS NOT NULL{where})
+  AS firsts WHERE n = 1 ORDER BY source, ord"""
+"""Distinct headings in document order (shared by the SQLite and PostgreSQL catalogs; `where` adds a filter)."""
 
 
 @dataclass
@@ -101,8 +105,9 @@ class Catalog:
         return ids
 
     def sources(self, prefix: str = "") -> list[str]:
-        """Document sources, optionally only those starting with `prefix`."""
-        rows = self.conn.execute("SELECT source FROM documents WHERE source LIKE ? ORDER BY source", (prefix + "%",))
+        """Document sources, optionally only those starting with `prefix` (literally: case and `%`/`_` count)."""
+        rows = self.conn.execute("SELECT source FROM documents WHERE substr(source, 1, ?) = ? ORDER BY source",
+                                 (len(prefix), prefix))
         return [r[0] for r in rows]
 
     def documents(self) -> Iterator[dict[str, Any]]:
@@ -147,6 +152,20 @@ class Catalog:
         """Store a setting."""
         with self.conn:
             self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?,?)", (key, value))
+
+    def headings(self) -> list[str]:
+        """Distinct chunk headings, in the order of their first chunk (source, position)."""
+        return [r[0] for r in self.conn.execute(HEADINGS_SQL.format(where=""))]
+
+    def first_chunk_texts(self) -> list[tuple[str | None, str | None]]:
+        """(title, text of its first chunk) of every document (None where it has no chunk)."""
+        return [(r[0], r[1]) for r in self.conn.execute(
+            "SELECT d.title, (SELECT c.text FROM chunks c WHERE c.source = d.source ORDER BY c.ord LIMIT 1) "
+            "FROM documents d ORDER BY d.source")]
+
+    def describe(self) -> dict[str, Any]:
+        """Where the catalog lives (for `stats`)."""
+        return {"path": str(self.path)}
 
     def counts(self) -> tuple[int, int]:
         """(documents, chunks)."""

