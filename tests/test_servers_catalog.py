@@ -196,8 +196,6 @@ def test_a_question_through_the_graph_is_answered_from_postgresql(tmp_path, corp
         catalogs._CONFIGURED.pop(catalogs._key(data), None)
 
 
-@pytest.mark.xfail(strict=True, raises=FileNotFoundError,
-                   reason="queryweave/nodes/common.py `missing_knowledge_base` looks for catalog.sqlite only")
 def test_a_new_data_dir_with_its_catalog_in_postgresql_answers(tmp_path, corpus_dir, catalog_db, name):
     from queryweave.graph.builder import graph
 

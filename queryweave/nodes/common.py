@@ -10,7 +10,8 @@ from typing import Any
 
 from queryweave.config import Context
 from queryweave.tools.common.text import detect_language
-from queryweave.tools.stores.kb import KnowledgeBase, open_kb
+from queryweave.tools.stores.catalogs import has_catalog
+from queryweave.tools.stores.kb import KnowledgeBase, open_kb_for
 
 
 class MissingKnowledgeBaseError(FileNotFoundError):
@@ -18,12 +19,13 @@ class MissingKnowledgeBaseError(FileNotFoundError):
 
 
 def missing_knowledge_base(ctx: Context) -> str | None:
-    """Why `ctx` has no knowledge base to answer from, or None. A data dir without `catalog.sqlite` is
-    one (unless a SQL or graph source is configured: those answer without documents)."""
+    """Why `ctx` has no knowledge base to answer from, or None. A data dir without a catalog (its
+    `catalog.sqlite`, or its rows in the PostgreSQL catalog) is one (unless a SQL or graph source is
+    configured: those answer without documents)."""
     if ctx.sql_url or ctx.graph_url:
         return None
     folder = Path(ctx.data_dir).expanduser()
-    if (folder / "catalog.sqlite").exists():
+    if has_catalog(folder, ctx.catalog_database, ctx.kb_name):
         return None
     return (f"no knowledge base at {folder} (wrong data_dir? run `queryweave --data-dir {folder} ingest "
             "PATH` first)")
@@ -35,7 +37,7 @@ def knowledge_base(ctx: Context) -> KnowledgeBase:
     problem = missing_knowledge_base(ctx)
     if problem:
         raise MissingKnowledgeBaseError(problem)
-    return open_kb(ctx.data_dir, ctx.embedding, ctx.chroma_url, ctx.embedding_base_url)
+    return open_kb_for(ctx)
 
 
 def query_of(state: dict[str, Any]) -> str:
