@@ -237,9 +237,9 @@ def entities(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=64)
-def _source_index(source: str) -> tuple[str, frozenset[str]]:
+def _source_index(source: str) -> tuple[str, frozenset[str], str]:
     low = source.lower()
-    return low, frozenset(_clean(t).lower() for t in _LATIN_TOKEN.findall(source))
+    return low, frozenset(_clean(t).lower() for t in _LATIN_TOKEN.findall(source)), " ".join(low.split())
 
 
 def unsupported_entities(claim: str, sources_text: str) -> list[str]:
@@ -247,9 +247,13 @@ def unsupported_entities(claim: str, sources_text: str) -> list[str]:
 
     A Latin entity counts as found when the whole span appears, or every word of it does, case
     aside (so "Officer Slager" is found in "... officer Michael Slager ..."). A Chinese one must
-    appear as a substring.
+    appear as a substring. A claim the sources hold word for word has none missing (an extractive
+    answer's sentences): no tagging needed (the Chinese tagger's first use costs ~0.4 s).
     """
-    low, vocab = _source_index(sources_text)
+    low, vocab, flat = _source_index(sources_text)
+    copied = " ".join(claim.lower().split())
+    if copied and copied in flat:
+        return []
     missing: list[str] = []
     for span, at_start in _en_spans(claim):
         ent = " ".join(span)
