@@ -34,6 +34,7 @@ from queryweave.tools.sql.literals import check_literals
 from queryweave.tools.sql.repair import explain_error
 from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.schema_select import select_tables, value_hints
+from queryweave.tools.sql.shape import Shape, question_shape
 from queryweave.tools.sql.value_map import map_translated
 from queryweave.tools.sql.vote import majority
 
@@ -61,6 +62,8 @@ class SqlAnswer:
     truncated: bool = False
     votes: dict[str, int] = field(default_factory=dict)  # with samples > 1: queries run, queries agreeing
     translation: str = ""  # the English question the pipeline worked from, when it translated one
+    shape: str = ""  # with shape checks on: the result shape the question asks for (`tools.sql.shape`)
+    shape_fits: bool | None = None  # and whether the final result has it
 
     @property
     def ok(self) -> bool:
@@ -83,7 +86,8 @@ class TextToSQL:
                  low_cardinality: int = 12, method: str = "text", retry_temperature: float = 0.3,
                  fix_schema: bool = True, map_values: bool = True, translate_questions: bool = False,
                  examples: int = 3, samples: int = 1, vote_temperature: float = 0.7, link_schema: bool = True,
-                 example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8):
+                 example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8,
+                 shape_repairs: bool = False, shape_select: int = 0):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -98,7 +102,15 @@ class TextToSQL:
         `example_pool` holds worked pairs from other databases; the `pool_examples` nearest to the
         question come first among the earlier turns (`tools.common.examples`). `value_cutoff` is the
         `difflib` ratio a translated literal needs to be taken as a stored value.
+        `shape_repairs`: a query that runs but whose result lacks the shape the question asks for (a
+        count, one row, one row per group, at most N rows: `tools.sql.shape`) is fed back like an
+        error while retries are left, and a repaired query is taken only when its result has that
+        shape (else the first query that ran is kept). `shape_select` > 0: when the result still lacks
+        the shape, up to that many more queries are sampled at `vote_temperature` and the first whose
+        result has it is taken (execution-guided selection).
         """
+        self.shape_repairs = shape_repairs
+        self.shape_select = shape_select
         self.link_schema = link_schema
         self.example_pool = list(example_pool)
         self.pool_examples = pool_examples
@@ -167,6 +179,10 @@ class TextToSQL:
             if answer.translation:
                 lang = "en"
         messages, answer.tables = self.messages(answer.translation or question, lang)
+        shape = question_shape(answer.translation or question, lang) if self._shaped else None
+        if shape is not None:
+            answer.shape = shape.kind
+        ran: list[SqlAnswer] = []  # the results that ran, in order
         failures: list[str] = []
         for attempt in range(self.max_retries + 1):
             prompt = messages
@@ -182,29 +198,59 @@ class TextToSQL:
             sql = extract_sql(reply)
             feedback = self._run(answer, sql)
             if feedback is None:
-                return self._vote(answer, messages) if self.samples > 1 else answer
+                ran.append(_snapshot(answer))
+                if shape is None or shape.fits(answer.rows) or not self.shape_repairs:
+                    break
+                feedback = shape.describe(answer.rows, lang)
+                answer.attempts[-1]["shape"] = feedback
+                if attempt == self.max_retries:
+                    break
             failures.append(pick(P.FAILURE, lang).format(sql=sql, error=feedback))
+        if not ran:
+            return answer
+        if shape is not None and self.shape_select and not any(shape.fits(r.rows) for r in ran):
+            ran += self._sample(answer, messages, self.shape_select, shape)
+        if self.samples > 1:
+            ran += self._sample(answer, messages, self.samples - 1)
+            return self._vote(answer, ran, shape)
+        fitting = [r for r in ran if shape is None or shape.fits(r.rows)]
+        _restore(answer, (fitting or ran)[0], vote=False)
+        if shape is not None:
+            answer.shape_fits = bool(fitting)
         return answer
 
-    def _vote(self, answer: SqlAnswer, messages: list[BaseMessage]) -> SqlAnswer:
-        """Sample more queries from the opening prompt, run each through the guard and repairs, and
-        keep the result most of them agree on (the answer that ran first breaks ties)."""
-        ran: list[SqlAnswer] = [answer]
-        for _ in range(self.samples - 1):
+    @property
+    def _shaped(self) -> bool:
+        return self.shape_repairs or self.shape_select > 0
+
+    def _sample(self, answer: SqlAnswer, messages: list[BaseMessage], n: int,
+                stop: Shape | None = None) -> list[SqlAnswer]:
+        """Up to `n` more queries sampled from the opening prompt, each through the guard and repairs:
+        the results that ran (with `stop`, sampling ends at the first whose result has that shape)."""
+        out: list[SqlAnswer] = []
+        for _ in range(n):
             try:
                 reply = self._generate(messages, temperature=self.vote_temperature)
-            except Exception:  # the endpoint failed: vote with what ran
+            except Exception:  # the endpoint failed: go on with what ran
                 break
             other = SqlAnswer(answer.question, tables=answer.tables, translation=answer.translation)
             if self._run(other, extract_sql(reply)) is None:
-                ran.append(other)
-        win, agree = majority([(i, a.rows) for i, a in enumerate(ran)])
-        chosen = ran[max(win, 0)]
-        if chosen is not answer:
-            answer.sql, answer.columns, answer.rows = chosen.sql, chosen.columns, chosen.rows
-            answer.truncated, answer.error = chosen.truncated, chosen.error
-            answer.attempts.append({**chosen.attempts[-1], "vote": True})
+                out.append(other)
+                answer.attempts.append({**other.attempts[-1], "sampled": True})
+                if stop is not None and stop.fits(other.rows):
+                    break
+        return out
+
+    def _vote(self, answer: SqlAnswer, ran: list[SqlAnswer], shape: Shape | None = None) -> SqlAnswer:
+        """Keep the result most of the queries that ran agree on (the earliest breaks ties); with a
+        shape, only results that have it vote when any does."""
+        voters = [r for r in ran if shape is None or shape.fits(r.rows)] or ran
+        win, agree = majority([(i, a.rows) for i, a in enumerate(voters)])
+        chosen = voters[max(win, 0)]
+        _restore(answer, chosen, vote=chosen is not ran[0])
         answer.votes = {"samples": self.samples, "ran": len(ran), "agree": agree}
+        if shape is not None:
+            answer.shape_fits = shape.fits(chosen.rows)
         return answer
 
     def _english(self, question: str) -> str:
@@ -255,6 +301,22 @@ class TextToSQL:
         if problem and len(answer.attempts) <= self.max_retries:
             return problem
         return None
+
+
+def _snapshot(answer: SqlAnswer) -> SqlAnswer:
+    """A copy of what one run produced (the query and its result)."""
+    return SqlAnswer(answer.question, sql=answer.sql, columns=list(answer.columns), rows=list(answer.rows),
+                     error=answer.error, truncated=answer.truncated, attempts=answer.attempts[-1:])
+
+
+def _restore(answer: SqlAnswer, chosen: SqlAnswer, vote: bool) -> None:
+    """Make `chosen`'s query and result the answer's (its attempts stay as they were)."""
+    if (answer.sql, answer.rows) == (chosen.sql, chosen.rows):
+        return
+    answer.sql, answer.columns, answer.rows = chosen.sql, list(chosen.columns), list(chosen.rows)
+    answer.truncated, answer.error = chosen.truncated, chosen.error
+    if chosen.attempts:
+        answer.attempts.append({**chosen.attempts[-1], "vote" if vote else "chosen": True})
 
 
 def naive_sql(db: SqlDatabase, llm: BaseChatModel, question: str) -> SqlAnswer:

@@ -1,0 +1,108 @@
+"""The result shape a question asks for (rules, en + zh), and how Text-to-SQL uses it on a real SQLite
+file: shape-checked repairs and execution-guided selection among sampled queries."""
+
+import pytest
+
+from queryweave.testing import ScriptedChatModel
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.shape import Shape, question_shape
+from queryweave.tools.sql.text_to_sql import TextToSQL
+
+
+@pytest.fixture()
+def db(singers_db):
+    database = SqlDatabase(str(singers_db))
+    yield database
+    database.close()
+
+
+def _reply(sql: str) -> str:
+    return f"```sql\n{sql}\n```"
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("How many singers do we have?", "count"),
+    ("What is the total number of concerts?", "count"),
+    ("Count the number of employees.", "count"),
+    ("How many singers are there for each country?", "grouped"),
+    ("Show the name and the number of stadiums per each city.", "grouped"),
+    ("What is the maximum age for all the different countries?", "grouped"),
+    ("What is the average age of all singers?", "one"),
+    ("Which country has the most singers?", "one"),
+    ("What is the name of the youngest singer?", "one"),
+    ("What are the names of the 3 oldest singers?", "top"),
+    ("List the top five stadiums by capacity.", "top"),
+    ("List the names of singers whose age is above the average.", "rows"),
+    ("What are the names of singers who performed in the most recent concert?", "rows"),
+    ("Show name, country and age of all singers.", "rows"),
+    ("What is the average miles per gallon of the cars?", "one"),  # "per gallon" groups nothing
+    ("我们有多少歌手？", "count"),
+    ("歌手的总数是多少？", "count"),
+    ("每个国家有多少歌手？", "grouped"),
+    ("不同国家的歌手的平均年龄是多少？", "grouped"),
+    ("按照不同国家显示歌手的平均年龄。", "grouped"),
+    ("哪个国家的歌手最多？", "one"),
+    ("年龄最大的三位歌手是谁？", "top"),
+    ("列出前3个体育场的名称。", "top"),
+    ("列出年龄最大的歌手都有哪些？", "rows"),
+    ("航班号是多少？", "rows"),  # 是多少 asks "what is", not "how many"
+    ("找出重量低于平均重量的汽车的型号。", "rows"),
+])
+def test_question_shape_rules(question, kind):
+    assert question_shape(question).kind == kind
+
+
+def test_fits_each_shape():
+    assert Shape("count").fits([(4,)]) and not Shape("count").fits([(4,), (2,)])
+    assert not Shape("count").fits([("France",)]) and Shape("count").fits([("4",)])
+    assert Shape("one").fits([("France",)]) and not Shape("one").fits([(i,) for i in range(10)])
+    assert Shape("top", 3).fits([(1,), (2,), (3,)]) and not Shape("top", 3).fits([(i,) for i in range(4)])
+    assert Shape("grouped").fits([(1,), (2,)]) and not Shape("grouped").fits([(6,)])
+    assert not any(Shape(k, 3).fits([]) for k in ("count", "one", "top", "grouped", "rows"))
+    assert "2 rows" in Shape("count").describe([(1,), (2,)]) and "一行" in Shape("one").describe([(1,)] * 5, "zh")
+    assert question_shape("How many singers?").limit == 0 and question_shape("the top 10 rows").limit == 10
+
+
+def test_a_result_without_the_asked_shape_is_fed_back_and_the_fitting_retry_is_taken(db):
+    per_row = "SELECT age FROM singer"  # runs, but "how many" wants one number
+    count = "SELECT count(*) FROM singer"
+    llm = ScriptedChatModel(responses=[_reply(per_row), _reply(count)])
+    ans = TextToSQL(db, llm, shape_repairs=True).ask("How many singers do we have?")
+    assert ans.rows == [(4,)] and ans.sql == count and ans.shape == "count" and ans.shape_fits is True
+    assert "asks for one row with a number" in llm.calls[1][-1].content  # the retry was told why
+    assert ans.attempts[0]["shape"].startswith("the result has 4 rows")
+
+
+def test_without_a_fitting_retry_the_first_query_that_ran_is_kept(db):
+    first = "SELECT age FROM singer"
+    other = "SELECT name FROM singer"
+    llm = ScriptedChatModel(responses=[_reply(first), _reply(other), _reply(other)])
+    ans = TextToSQL(db, llm, shape_repairs=True, max_retries=2).ask("How many singers do we have?")
+    assert ans.sql == first and sorted(ans.rows) == [(29,), (32,), (41,), (52,)]
+    assert ans.shape_fits is False and len(llm.calls) == 3
+
+
+def test_shape_checks_off_keep_the_plain_loop(db):
+    llm = ScriptedChatModel(responses=[_reply("SELECT age FROM singer")])
+    ans = TextToSQL(db, llm).ask("How many singers do we have?")
+    assert len(ans.rows) == 4 and ans.shape == "" and ans.shape_fits is None and len(llm.calls) == 1
+
+
+def test_selection_samples_until_a_result_has_the_shape(db):
+    all_rows = "SELECT name, age FROM singer"
+    oldest = "SELECT name FROM singer ORDER BY age DESC LIMIT 1"
+    llm = ScriptedChatModel(responses=[_reply(all_rows), "DROP TABLE singer", _reply(oldest), _reply(all_rows)])
+    ans = TextToSQL(db, llm, max_retries=0, shape_select=3).ask("What is the name of the oldest singer?")
+    assert ans.rows == [("Joe Sharp",)] and ans.sql == oldest and ans.shape_fits is True
+    assert len(llm.calls) == 3  # sampling stopped at the first fitting result
+    assert db.run("SELECT count(*) FROM singer").rows == [(4,)]
+
+
+def test_voting_counts_only_results_with_the_shape(db):
+    rows = "SELECT name FROM singer WHERE age > 20"  # four rows: more than a tie
+    one = "SELECT name FROM singer ORDER BY age LIMIT 1"
+    llm = ScriptedChatModel(responses=[_reply(rows), _reply(rows), _reply(one)])
+    plain = TextToSQL(db, ScriptedChatModel(responses=[_reply(rows), _reply(rows), _reply(one)]), samples=3)
+    assert len(plain.ask("Who is the youngest singer?").rows) == 4  # two agree on the wrong shape
+    ans = TextToSQL(db, llm, samples=3, max_retries=0, shape_repairs=True).ask("Who is the youngest singer?")
+    assert ans.rows == [("Justin Brown",)] and ans.votes["ran"] == 3 and ans.attempts[-1]["vote"] is True
