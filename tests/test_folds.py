@@ -97,7 +97,8 @@ def test_sql_folds_choose_on_other_databases_only(spider_dir):
     # the naive row, per language, in the same run; the ablation rows beside it
     assert rows["naive"]["by_language"]["en"]["execution_accuracy"] == 1.0
     assert rows["naive"]["by_language"]["zh"]["execution_accuracy"] == 0.0
-    assert {"minimal", "+linking", "+examples", "+pool", "+repairs", "+vote", "default", "all"} <= set(rows)
+    assert {"minimal", "+linking", "+examples", "+pool", "+repairs", "+vote", "+shape-select", "+repairs+shape",
+            "default", "default+shape", "all"} <= set(rows)
     assert all(set(r["by_language"]) == {"en", "zh"} for r in rows.values())
 
 

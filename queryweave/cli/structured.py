@@ -37,13 +37,19 @@ def run_guard(args: argparse.Namespace) -> int:
 
 
 def _llm(args: argparse.Namespace):
+    """The run's model; its temperature-0 calls are asked once per run (`eval.greedy_cache`): the rows
+    of one evaluation share their opening prompts, and sampled calls stay samples."""
+    from queryweave.eval.greedy_cache import GreedyCache
     from queryweave.models import get_chat_model
 
     ctx = args.context
     if args.model_url:
         ctx = ctx.with_overrides(llm="openai", openai_base_url=args.model_url,
                                  openai_model=args.model_name or ctx.openai_model)
-    return get_chat_model(ctx.model_settings())
+    llm = get_chat_model(ctx.model_settings())
+    if llm is not None and hasattr(llm, "cache"):
+        llm.cache = GreedyCache()
+    return llm
 
 
 def _progress(args: argparse.Namespace):
@@ -116,7 +122,7 @@ def run_eval_sql(args: argparse.Namespace) -> int:
     report = evaluate_sql(args.dir, llm, limit=args.limit, languages=langs, baseline=args.baseline,
                           progress=_progress(args), max_retries=args.retries,
                           translate_questions=args.translate_questions, examples=args.examples,
-                          samples=args.samples)
+                          samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select)
     return _report(args, report)
 
 
@@ -154,7 +160,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no per-question progress on stderr")
     p.add_argument("--candidates", default=None,
                    help="with folds: only these rows, comma-separated (minimal,+linking,+examples,+pool,"
-                        "+repairs,+vote,default,all; minimal is always kept)")
+                        "+repairs,+vote,+shape-repairs,+shape-select,default,default+shape,all; minimal is always "
+                        "kept)")
 
 
 def register_eval(ev: argparse._SubParsersAction) -> None:
@@ -170,6 +177,10 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                    help="schema-derived few-shot examples in the prompt (0: none)")
     p.add_argument("--samples", type=int, default=1,
                    help="self-consistency: sample N queries and keep the result most agree on (1: off)")
+    p.add_argument("--shape-repairs", action="store_true",
+                   help="retry a query whose result lacks the shape the question asks for (a count, one row...)")
+    p.add_argument("--shape-select", type=int, default=0,
+                   help="when the result still lacks that shape, sample up to N more queries, take the first that fits")
     p.add_argument("--folds-by-database", action="store_true",
                    help="leave one database out: choose every mechanism on the other databases, score on it; "
                         "all rows (naive, each mechanism alone, default, chosen) per language, one run")

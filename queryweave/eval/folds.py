@@ -55,9 +55,11 @@ class Question:
 
 
 def candidates(off: dict[str, Any], switches: dict[str, dict[str, Any]], default: Sequence[str],
-               pool_switch: str = "pool", extra: dict[str, dict[str, Any]] | None = None) -> list[Candidate]:
-    """minimal (all off), +each switch alone, the tool's default, everything on, and any `extra`
-    variants of a switch ({"+repairs(cutoff 0.95)": {...}}), in order of size (the tie-break)."""
+               pool_switch: str = "pool", extra: dict[str, dict[str, Any]] | None = None,
+               combos: dict[str, Sequence[str]] | None = None) -> list[Candidate]:
+    """minimal (all off), +each switch alone, the tool's default, any named `combos` of switches
+    ({"default+shape": [...]}), everything on, and any `extra` variants of a switch
+    ({"+repairs(cutoff 0.95)": {...}}), in order of size (the tie-break)."""
     def make(name: str, names: Sequence[str], more: dict[str, Any] | None = None) -> Candidate:
         opts = dict(off)
         for n in names:
@@ -71,6 +73,7 @@ def candidates(off: dict[str, Any], switches: dict[str, dict[str, Any]], default
         base = name.split("(")[0].lstrip("+")
         out.append(make(name, [base], more))
     out.append(make("default", list(default)))
+    out += [make(name, list(names)) for name, names in (combos or {}).items()]
     out.append(make("all", list(switches)))
     return out
 

@@ -25,22 +25,27 @@ from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
 
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
-       "max_retries": 0, "samples": 1}
+       "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
     "pool": {"pool_examples": 2},                         # gold pairs of the other databases
     "repairs": {"fix_schema": True, "map_values": True, "max_retries": 2},
     "vote": {"samples": 3},                               # execution-guided: the result most samples return
+    "shape-repairs": {"shape_repairs": True},              # a result without the asked shape is retried
+    "shape-select": {"shape_select": 2},                  # ... or up to 2 more samples, the first that fits
 }
 DEFAULT = ("linking", "examples", "repairs")  # what `TextToSQL()` does unless told otherwise
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
+COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default+shape-repairs": DEFAULT + ("shape-repairs",),
+          "default+shape-select": DEFAULT + ("shape-select",), "default+shape": DEFAULT + ("shape-repairs", "shape-select")}
 CHOSEN = "leave-one-database-out"
 
 
 def sql_candidates(names: Sequence[str] | None = None) -> list[Candidate]:
     """The candidate settings (all, or those `names` — minimal is always kept as the fallback)."""
-    out = candidates(OFF, SWITCHES, DEFAULT, extra=EXTRA)
+    out = candidates(OFF, SWITCHES, DEFAULT, extra=EXTRA, combos=COMBOS)
+    out = [c for c in out if c.name != "+shape-repairs"]  # a modifier of the repairs: no retries, no effect
     return [c for c in out if not names or c.name in names or c.name == "minimal"]
 
 
@@ -78,7 +83,8 @@ def evaluate_sql_folds(directory: str | Path, llm: BaseChatModel, limit: int | N
             ans = tool.ask(q.text, lang=q.lang)
             cache[key] = {"id": rows[q.index].get("id"), "db_id": q.group, "lang": q.lang, "question": q.text,
                           "config": c.name, "sql": ans.sql, "gold_sql": rows[q.index]["gold_sql"],
-                          "error": ans.error, "attempts": len(ans.attempts),
+                          "error": ans.error, "attempts": len(ans.attempts), "shape": ans.shape,
+                          "shape_fits": ans.shape_fits,
                           "pool_from": sorted({e.source for e in shown}),
                           "correct": ans.ok and correct(ans.rows, None, q.index),
                           "seconds": round(time.monotonic() - start, 2)}
