@@ -52,6 +52,16 @@ def _llm(args: argparse.Namespace):
     return llm
 
 
+def _embeddings(args: argparse.Namespace):
+    """The run's embedding model, for column linking by meaning (None when it cannot load)."""
+    from queryweave.tools.stores.embeddings import get_embeddings
+
+    try:
+        return get_embeddings(args.context.embedding)
+    except Exception:
+        return None
+
+
 def _progress(args: argparse.Namespace):
     """Per-question progress on stderr; with --items also appends each result to that file as it comes."""
     show_lines = not (args.json or args.quiet)
@@ -118,11 +128,13 @@ def run_eval_sql(args: argparse.Namespace) -> int:
 
         return _report(args, evaluate_sql_folds(args.dir, llm, limit=args.limit, languages=langs,
                                                 names=_names(args), progress=_progress(args),
-                                                translate_questions=args.translate_questions))
+                                                translate_questions=args.translate_questions,
+                                                embeddings=_embeddings(args)))
     report = evaluate_sql(args.dir, llm, limit=args.limit, languages=langs, baseline=args.baseline,
                           progress=_progress(args), max_retries=args.retries,
                           translate_questions=args.translate_questions, examples=args.examples,
-                          samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select)
+                          samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select,
+                          link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None)
     return _report(args, report)
 
 
@@ -160,8 +172,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no per-question progress on stderr")
     p.add_argument("--candidates", default=None,
                    help="with folds: only these rows, comma-separated (minimal,+linking,+examples,+pool,"
-                        "+repairs,+vote,+shape-repairs,+shape-select,default,default+shape,all; minimal is always "
-                        "kept)")
+                        "+repairs,+vote,+shape-select,+columns,+repairs+shape,default,default+shape,default+columns,"
+                        "default+columns+shape,all; minimal is always kept)")
 
 
 def register_eval(ev: argparse._SubParsersAction) -> None:
@@ -181,6 +193,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                    help="retry a query whose result lacks the shape the question asks for (a count, one row...)")
     p.add_argument("--shape-select", type=int, default=0,
                    help="when the result still lacks that shape, sample up to N more queries, take the first that fits")
+    p.add_argument("--link-columns", action="store_true",
+                   help="score columns by the question's words, values and meaning; show the best in the prompt")
     p.add_argument("--folds-by-database", action="store_true",
                    help="leave one database out: choose every mechanism on the other databases, score on it; "
                         "all rows (naive, each mechanism alone, default, chosen) per language, one run")

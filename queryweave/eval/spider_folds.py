@@ -25,7 +25,7 @@ from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
 
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
-       "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0}
+       "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -34,11 +34,14 @@ SWITCHES = {
     "vote": {"samples": 3},                               # execution-guided: the result most samples return
     "shape-repairs": {"shape_repairs": True},              # a result without the asked shape is retried
     "shape-select": {"shape_select": 2},                  # ... or up to 2 more samples, the first that fits
+    "columns": {"link_columns": True},                    # columns scored by names, values and meaning
 }
 DEFAULT = ("linking", "examples", "repairs")  # what `TextToSQL()` does unless told otherwise
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
 COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default+shape-repairs": DEFAULT + ("shape-repairs",),
-          "default+shape-select": DEFAULT + ("shape-select",), "default+shape": DEFAULT + ("shape-repairs", "shape-select")}
+          "default+shape-select": DEFAULT + ("shape-select",), "default+shape": DEFAULT + ("shape-repairs", "shape-select"),
+          "default+columns": DEFAULT + ("columns",),
+          "default+columns+shape": DEFAULT + ("columns", "shape-repairs", "shape-select")}
 CHOSEN = "leave-one-database-out"
 
 

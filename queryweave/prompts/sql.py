@@ -24,6 +24,13 @@ VALUE_HINTS = {
     "zh": "数据库中可能与问题相关的取值：\n{hints}",
 }
 
+COLUMN_HINTS = {  # schema linking by names, values and meaning (`tools.sql.column_link`)
+    "en": "Columns that look most related to the question: {columns}{joins}",
+    "zh": "与问题最相关的列：{columns}{joins}",
+}
+
+JOIN_HINTS = {"en": "\nTheir tables join on: {joins}", "zh": "\n这些表的连接键：{joins}"}
+
 POOL_QUESTION = {  # a worked example from another database or another kind of question
     "en": "Question (a worked example, possibly over another schema): {question}",
     "zh": "问题（一个示例，可能来自另一个数据库结构）：{question}",

@@ -96,7 +96,8 @@ def _rename_near_misses(db: SqlDatabase, scope: Scope, tables: dict[str, str], n
             col.set("this", exp.to_identifier(new))
 
 
-def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = "") -> None:
+def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = "",
+               scored: dict[str, float] | None = None) -> None:
     select = scope.expression
     if not isinstance(select, exp.Select):
         return
@@ -139,7 +140,7 @@ def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = 
         holders = [t for t in db.tables() if named <= _columns(db, t)]
         near = [t for t in holders if t in _neighbours(db, table)]
         swap = near if len(near) == 1 else holders
-        scores = table_scores(db, question) if question else {}
+        scores = scored if scored is not None else table_scores(db, question) if question else {}
         if len(swap) == 1 and (path is None or len(path[1]) > 1 or scores.get(swap[0], 0) > scores.get(table, 0)):
             new = swap[0]  # rule 2, swap: one table has everything the scope names
             notes.append(f"FROM {table} -> FROM {new}")
@@ -201,10 +202,12 @@ def _original_alias(scope: Scope, lower_alias: str) -> str:
     return next(a for a in scope.sources if a.lower() == lower_alias)
 
 
-def fix_columns(db: SqlDatabase, sql: str, question: str = "") -> tuple[str, list[str]]:
+def fix_columns(db: SqlDatabase, sql: str, question: str = "",
+                table_scores: dict[str, float] | None = None) -> tuple[str, list[str]]:
     """(`sql` with wrong-table columns repaired, notes on what changed); unchanged when nothing applies.
 
-    `question` (optional) breaks the tie between joining a neighbour and replacing the table.
+    `question` (optional) breaks the tie between joining a neighbour and replacing the table, by the
+    question's words in the tables' names, or by `table_scores` when given (`column_link`).
     """
     try:
         tree = sqlglot.parse_one(sql, read=db.dialect)
@@ -214,7 +217,7 @@ def fix_columns(db: SqlDatabase, sql: str, question: str = "") -> tuple[str, lis
     notes: list[str] = []
     for scope in scopes:
         try:
-            _fix_scope(db, scope, notes, question)
+            _fix_scope(db, scope, notes, question, table_scores)
         except Exception:
             continue
     if not notes:

@@ -76,15 +76,19 @@ def value_hints(db: SqlDatabase, question: str, tables: list[str], limit: int = 
     return hits[:limit]
 
 
-def select_tables(db: SqlDatabase, question: str, max_tables: int = 5) -> list[str]:
-    """The tables worth showing for `question`: all of a small schema, else matches plus FK neighbours."""
+def select_tables(db: SqlDatabase, question: str, max_tables: int = 5,
+                  scores: dict[str, float] | None = None) -> list[str]:
+    """The tables worth showing for `question`: all of a small schema, else matches plus FK neighbours.
+    `scores` (per table) replaces the lexical name and value scores when given."""
     infos = db.tables()
     names = list(infos)
     if len(names) <= max_tables:
         return names
-    scores = table_scores(db, question)
-    for table, _, _ in value_hints(db, question, names):
-        scores[table] = scores.get(table, 0) + 2.0
+    if scores is None:
+        scores = table_scores(db, question)
+        for table, _, _ in value_hints(db, question, names):
+            scores[table] = scores.get(table, 0) + 2.0
+    scores = {n: scores.get(n, 0.0) for n in names}
     picked = [n for n in sorted(names, key=lambda n: -scores[n]) if scores[n] > 0][:max_tables]
     if not picked:
         return names

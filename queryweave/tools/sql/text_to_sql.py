@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
@@ -27,6 +28,8 @@ from queryweave.prompts import sql as P
 from queryweave.tools.common.examples import Example, nearest
 from queryweave.tools.common.guard_result import query_in_reply
 from queryweave.tools.common.text import detect_language
+from queryweave.tools.sql.column_link import column_scores, join_keys, top_columns
+from queryweave.tools.sql.column_link import table_scores as linked_table_scores
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.fewshot import sql_examples
 from queryweave.tools.sql.guard import check_sql
@@ -87,7 +90,8 @@ class TextToSQL:
                  fix_schema: bool = True, map_values: bool = True, translate_questions: bool = False,
                  examples: int = 3, samples: int = 1, vote_temperature: float = 0.7, link_schema: bool = True,
                  example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8,
-                 shape_repairs: bool = False, shape_select: int = 0):
+                 shape_repairs: bool = False, shape_select: int = 0, link_columns: bool = False,
+                 embeddings: Embeddings | None = None):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -108,9 +112,16 @@ class TextToSQL:
         shape (else the first query that ran is kept). `shape_select` > 0: when the result still lacks
         the shape, up to that many more queries are sampled at `vote_temperature` and the first whose
         result has it is taken (execution-guided selection).
+        `link_columns` scores every column by the question's words, stored values and meaning
+        (`embeddings`, multilingual, when given: `tools.sql.column_link`); the prompt then lists the
+        best columns and the keys joining their tables, and the scores choose the tables of a large
+        schema and break the schema repair's join-or-replace tie.
         """
         self.shape_repairs = shape_repairs
         self.shape_select = shape_select
+        self.link_columns = link_columns
+        self.embeddings = embeddings
+        self._linked: dict[str, tuple[dict[tuple[str, str], float], dict[str, float]]] = {}
         self.link_schema = link_schema
         self.example_pool = list(example_pool)
         self.pool_examples = pool_examples
@@ -132,13 +143,23 @@ class TextToSQL:
     def messages(self, question: str, lang: str | None = None) -> tuple[list[BaseMessage], list[str]]:
         """The opening prompt for `question` and the tables it shows."""
         lang = lang or detect_language(question)
-        tables = select_tables(self.db, question, self.max_tables) if self.link_schema else list(self.db.tables())
+        linked = self._link(question)
+        if self.link_schema:
+            tables = select_tables(self.db, question, self.max_tables, scores=linked[1] if linked else None)
+        else:
+            tables = list(self.db.tables())
         schema = self.db.schema_text(tables, low_cardinality=self.low_cardinality)
         system = pick(P.SYSTEM, lang).format(dialect=_dialect_name(self.db), schema=schema)
         hints = value_hints(self.db, question, tables) if self.link_schema else []
         if hints:
             lines = "\n".join(f"- {t}.{c} = {v!r}" for t, c, v in hints)
             system += "\n\n" + pick(P.VALUE_HINTS, lang).format(hints=lines)
+        best = top_columns(linked[0], tables) if linked else []
+        if best:
+            keys = join_keys(self.db, list(dict.fromkeys(t for t, _ in best)))
+            joins = pick(P.JOIN_HINTS, lang).format(joins="; ".join(keys)) if keys else ""
+            system += "\n\n" + pick(P.COLUMN_HINTS, lang).format(
+                columns=", ".join(f"{t}.{c}" for t, c in best), joins=joins)
         out: list[BaseMessage] = [SystemMessage(system)]
         for ex in self.pool_shown(question):
             out += [HumanMessage(pick(P.POOL_QUESTION, lang).format(question=ex.question)),
@@ -146,6 +167,15 @@ class TextToSQL:
         for q, sql in sql_examples(self.db, tables, lang, self.examples) if self.examples else []:
             out += [HumanMessage(pick(P.QUESTION, lang).format(question=q)), AIMessage(P.ANSWER.format(sql=sql))]
         return out + [HumanMessage(pick(P.QUESTION, lang).format(question=question))], tables
+
+    def _link(self, question: str) -> tuple[dict[tuple[str, str], float], dict[str, float]] | None:
+        """(column scores, table scores) for `question` when `link_columns` is on, else None."""
+        if not self.link_columns:
+            return None
+        if question not in self._linked:
+            cols = column_scores(self.db, question, self.embeddings)
+            self._linked[question] = cols, linked_table_scores(cols, self.db, question)
+        return self._linked[question]
 
     def pool_shown(self, question: str) -> list[Example]:
         """The worked examples from the pool that the prompt for `question` shows."""
@@ -282,7 +312,9 @@ class TextToSQL:
             return answer.error
         repairs: list[str] = []
         if self.fix_schema:
-            sql, notes = fix_columns(self.db, sql, answer.translation or answer.question)
+            linked = self._link(answer.translation or answer.question)
+            sql, notes = fix_columns(self.db, sql, answer.translation or answer.question,
+                                     table_scores=linked[1] if linked else None)
             repairs += notes
         if self.map_values and self.llm is not None and not answer.question.isascii():
             sql, notes = map_translated(self.db, sql, self._translate, cutoff=self.value_cutoff)
