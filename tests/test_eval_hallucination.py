@@ -127,9 +127,9 @@ def test_strictness_by_kind():
 
 
 def test_cli_llm_grader_always_or_only_when_unsure(tmp_path, capsys):
-    # right: a paraphrase the rules are unsure of (score ~0.47); hallucinated: copied words with a
+    # right: a paraphrase the rules are unsure of (score ~0.43); hallucinated: copied words with a
     # wrong year and city, which the score alone passes with certainty (~1.0)
-    row = {"document": DOC, "right_summary": "Gustave Eiffel's company designed the tower that stands in Paris.",
+    row = {"document": DOC, "right_summary": "Gustave Eiffel's firm designed the tower that stands in Paris.",
            "hallucinated_summary": "The Eiffel Tower was completed in 1925 in Berlin."}
     path = _write(tmp_path / "s.jsonl", [row])
     assert main(["eval", "hallucination", str(path), "--json"]) == 0

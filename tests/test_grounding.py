@@ -257,3 +257,26 @@ def test_source_jumps_counts_phrases_stitched_from_distant_places():
     feats = answer_features(stitched, [doc])
     assert feats["jumps"] == 1.0
     assert support_score(feats) < support_score({**feats, "jumps": 0.0})
+
+
+def test_recombination_is_a_rate_per_sentence_not_a_count_that_grows_with_sentences():
+    from queryweave.tools.grounding.detector import answer_features, support_score
+
+    doc = ("Drew Carey has hosted the game show since 2007 after a long career in comedy. "
+           "The show is taped in Los Angeles before a live studio audience of three hundred people. "
+           "Tickets are free but must be reserved weeks ahead through the network's website. "
+           "The network said ratings had risen sharply over the past two seasons thanks to younger viewers. "
+           "Bob Barker returned to the studio on Wednesday to host a single episode.")
+    one = "Drew Carey has hosted the game show since 2007 and returned to the studio on Wednesday."
+    two = ("The show is taped in Los Angeles before a live studio audience and ratings had risen sharply "
+           "over the past two seasons.")
+    copied = "Tickets are free but must be reserved weeks ahead through the network's website."
+    a, b, ab = (answer_features(t, [doc]) for t in (one, two, f"{one} {two}"))
+    assert a["jumps"] == b["jumps"] == ab["jumps"] == 1.0  # every sentence stitched: the same rate
+    assert ab["jumps_total"] == 2.0
+    # a second stitched sentence is no worse than the first: the score does not fall with the count
+    assert support_score(ab) >= min(support_score(a), support_score(b))
+    # a copied sentence beside the stitched one halves the rate (length-weighted) and raises the score
+    mixed = answer_features(f"{one} {copied}", [doc])
+    assert 0.0 < mixed["jumps"] < 1.0 and mixed["jumps_total"] == 1.0
+    assert support_score(mixed) > support_score(a)
