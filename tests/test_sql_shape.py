@@ -106,3 +106,29 @@ def test_voting_counts_only_results_with_the_shape(db):
     assert len(plain.ask("Who is the youngest singer?").rows) == 4  # two agree on the wrong shape
     ans = TextToSQL(db, llm, samples=3, max_retries=0, shape_repairs=True).ask("Who is the youngest singer?")
     assert ans.rows == [("Justin Brown",)] and ans.votes["ran"] == 3 and ans.attempts[-1]["vote"] is True
+
+
+def test_eval_sql_cli_passes_the_shape_switches(tmp_path, singers_db, monkeypatch, capsys):
+    import json
+
+    from queryweave.cli import structured
+    from queryweave.cli.main import main
+
+    (tmp_path / "database" / "music").mkdir(parents=True)
+    (tmp_path / "database" / "music" / "music.sqlite").write_bytes(singers_db.read_bytes())
+    (tmp_path / "questions.jsonl").write_text(json.dumps(
+        {"id": 0, "db_id": "music", "question_en": "How many singers do we have?",
+         "gold_sql": "SELECT count(*) FROM singer"}), encoding="utf-8")
+
+    def model():
+        return ScriptedChatModel(responses=[_reply("SELECT age FROM singer"), _reply("SELECT count(*) FROM singer")])
+
+    monkeypatch.setattr(structured, "_llm", lambda args: model())
+    items = tmp_path / "items.jsonl"
+    assert main(["eval", "sql", str(tmp_path), "--languages", "en", "--shape-repairs", "--json", "--quiet",
+                 "--items", str(items)]) == 0
+    assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 1.0
+    row = json.loads(items.read_text().splitlines()[0])
+    assert row["shape"] == "count" and row["shape_fits"] is True and row["attempts"] == 2
+    assert main(["eval", "sql", str(tmp_path), "--languages", "en", "--json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 0.0  # without it: four ages

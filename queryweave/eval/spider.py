@@ -71,7 +71,8 @@ def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = 
                         "sql": ans.sql, "gold_sql": row["gold_sql"], "error": ans.error,
                         "attempts": len(ans.attempts),
                         "repairs": [r for a in ans.attempts for r in a.get("repairs", [])],
-                        "translation": ans.translation, "votes": ans.votes,
+                        "translation": ans.translation, "votes": ans.votes, "shape": ans.shape,
+                        "shape_fits": ans.shape_fits,
                         "correct": ans.ok and correct(ans.rows, None, i),
                         "seconds": round(time.monotonic() - start, 2)}
                 items.append(item)
