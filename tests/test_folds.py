@@ -98,7 +98,7 @@ def test_sql_folds_choose_on_other_databases_only(spider_dir):
     assert rows["naive"]["by_language"]["en"]["execution_accuracy"] == 1.0
     assert rows["naive"]["by_language"]["zh"]["execution_accuracy"] == 0.0
     assert {"minimal", "+linking", "+examples", "+pool", "+repairs", "+vote", "+shape-select", "+repairs+shape",
-            "default", "default+shape", "all"} <= set(rows)
+            "default", "default-shape", "default+columns", "all"} <= set(rows)
     assert all(set(r["by_language"]) == {"en", "zh"} for r in rows.values())
 
 

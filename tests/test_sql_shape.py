@@ -67,7 +67,7 @@ def test_a_result_without_the_asked_shape_is_fed_back_and_the_fitting_retry_is_t
     per_row = "SELECT age FROM singer"  # runs, but "how many" wants one number
     count = "SELECT count(*) FROM singer"
     llm = ScriptedChatModel(responses=[_reply(per_row), _reply(count)])
-    ans = TextToSQL(db, llm, shape_repairs=True).ask("How many singers do we have?")
+    ans = TextToSQL(db, llm).ask("How many singers do we have?")  # on by default
     assert ans.rows == [(4,)] and ans.sql == count and ans.shape == "count" and ans.shape_fits is True
     assert "asks for one row with a number" in llm.calls[1][-1].content  # the retry was told why
     assert ans.attempts[0]["shape"].startswith("the result has 4 rows")
@@ -77,14 +77,14 @@ def test_without_a_fitting_retry_the_first_query_that_ran_is_kept(db):
     first = "SELECT age FROM singer"
     other = "SELECT name FROM singer"
     llm = ScriptedChatModel(responses=[_reply(first), _reply(other), _reply(other)])
-    ans = TextToSQL(db, llm, shape_repairs=True, max_retries=2).ask("How many singers do we have?")
+    ans = TextToSQL(db, llm, max_retries=2, shape_select=0).ask("How many singers do we have?")
     assert ans.sql == first and sorted(ans.rows) == [(29,), (32,), (41,), (52,)]
     assert ans.shape_fits is False and len(llm.calls) == 3
 
 
 def test_shape_checks_off_keep_the_plain_loop(db):
     llm = ScriptedChatModel(responses=[_reply("SELECT age FROM singer")])
-    ans = TextToSQL(db, llm).ask("How many singers do we have?")
+    ans = TextToSQL(db, llm, shape_repairs=False, shape_select=0).ask("How many singers do we have?")
     assert len(ans.rows) == 4 and ans.shape == "" and ans.shape_fits is None and len(llm.calls) == 1
 
 
@@ -92,7 +92,8 @@ def test_selection_samples_until_a_result_has_the_shape(db):
     all_rows = "SELECT name, age FROM singer"
     oldest = "SELECT name FROM singer ORDER BY age DESC LIMIT 1"
     llm = ScriptedChatModel(responses=[_reply(all_rows), "DROP TABLE singer", _reply(oldest), _reply(all_rows)])
-    ans = TextToSQL(db, llm, max_retries=0, shape_select=3).ask("What is the name of the oldest singer?")
+    ans = TextToSQL(db, llm, max_retries=0, shape_repairs=False, shape_select=3).ask(
+        "What is the name of the oldest singer?")
     assert ans.rows == [("Joe Sharp",)] and ans.sql == oldest and ans.shape_fits is True
     assert len(llm.calls) == 3  # sampling stopped at the first fitting result
     assert db.run("SELECT count(*) FROM singer").rows == [(4,)]
@@ -102,9 +103,10 @@ def test_voting_counts_only_results_with_the_shape(db):
     rows = "SELECT name FROM singer WHERE age > 20"  # four rows: more than a tie
     one = "SELECT name FROM singer ORDER BY age LIMIT 1"
     llm = ScriptedChatModel(responses=[_reply(rows), _reply(rows), _reply(one)])
-    plain = TextToSQL(db, ScriptedChatModel(responses=[_reply(rows), _reply(rows), _reply(one)]), samples=3)
+    plain = TextToSQL(db, ScriptedChatModel(responses=[_reply(rows), _reply(rows), _reply(one)]), samples=3,
+                      shape_repairs=False, shape_select=0)
     assert len(plain.ask("Who is the youngest singer?").rows) == 4  # two agree on the wrong shape
-    ans = TextToSQL(db, llm, samples=3, max_retries=0, shape_repairs=True).ask("Who is the youngest singer?")
+    ans = TextToSQL(db, llm, samples=3, max_retries=0, shape_select=0).ask("Who is the youngest singer?")
     assert ans.rows == [("Justin Brown",)] and ans.votes["ran"] == 3 and ans.attempts[-1]["vote"] is True
 
 
@@ -125,10 +127,11 @@ def test_eval_sql_cli_passes_the_shape_switches(tmp_path, singers_db, monkeypatc
 
     monkeypatch.setattr(structured, "_llm", lambda args: model())
     items = tmp_path / "items.jsonl"
-    assert main(["eval", "sql", str(tmp_path), "--languages", "en", "--shape-repairs", "--json", "--quiet",
-                 "--items", str(items)]) == 0
+    assert main(["eval", "sql", str(tmp_path), "--languages", "en", "--json", "--quiet",
+                 "--items", str(items)]) == 0  # shape checks are on by default
     assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 1.0
     row = json.loads(items.read_text().splitlines()[0])
     assert row["shape"] == "count" and row["shape_fits"] is True and row["attempts"] == 2
-    assert main(["eval", "sql", str(tmp_path), "--languages", "en", "--json", "--quiet"]) == 0
-    assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 0.0  # without it: four ages
+    assert main(["eval", "sql", str(tmp_path), "--languages", "en", "--no-shape-repairs", "--shape-select", "0",
+                 "--json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 0.0  # without them: four ages

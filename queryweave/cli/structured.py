@@ -172,8 +172,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no per-question progress on stderr")
     p.add_argument("--candidates", default=None,
                    help="with folds: only these rows, comma-separated (minimal,+linking,+examples,+pool,"
-                        "+repairs,+vote,+shape-select,+columns,+repairs+shape,default,default+shape,default+columns,"
-                        "default+columns+shape,all; minimal is always kept)")
+                        "+repairs,+vote,+shape-select,+columns,+repairs+shape,default,default-shape,default-shape-select,"
+                        "default-shape-repairs,default+columns,all; minimal is always kept)")
 
 
 def register_eval(ev: argparse._SubParsersAction) -> None:
@@ -189,10 +189,12 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                    help="schema-derived few-shot examples in the prompt (0: none)")
     p.add_argument("--samples", type=int, default=1,
                    help="self-consistency: sample N queries and keep the result most agree on (1: off)")
-    p.add_argument("--shape-repairs", action="store_true",
-                   help="retry a query whose result lacks the shape the question asks for (a count, one row...)")
-    p.add_argument("--shape-select", type=int, default=0,
-                   help="when the result still lacks that shape, sample up to N more queries, take the first that fits")
+    p.add_argument("--shape-repairs", action=argparse.BooleanOptionalAction, default=True,
+                   help="retry a query whose result lacks the shape the question asks for (a count, one row...; "
+                        "on by default)")
+    p.add_argument("--shape-select", type=int, default=2,
+                   help="when the result still lacks that shape, sample up to N more queries, take the first "
+                        "that fits (default 2; 0: off)")
     p.add_argument("--link-columns", action="store_true",
                    help="score columns by the question's words, values and meaning; show the best in the prompt")
     p.add_argument("--folds-by-database", action="store_true",

@@ -36,12 +36,12 @@ SWITCHES = {
     "shape-select": {"shape_select": 2},                  # ... or up to 2 more samples, the first that fits
     "columns": {"link_columns": True},                    # columns scored by names, values and meaning
 }
-DEFAULT = ("linking", "examples", "repairs")  # what `TextToSQL()` does unless told otherwise
+DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
-COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default+shape-repairs": DEFAULT + ("shape-repairs",),
-          "default+shape-select": DEFAULT + ("shape-select",), "default+shape": DEFAULT + ("shape-repairs", "shape-select"),
-          "default+columns": DEFAULT + ("columns",),
-          "default+columns+shape": DEFAULT + ("columns", "shape-repairs", "shape-select")}
+_BEFORE = ("linking", "examples", "repairs")  # the default until the shape checks were measured
+COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFORE,
+          "default-shape-select": _BEFORE + ("shape-repairs",), "default-shape-repairs": _BEFORE + ("shape-select",),
+          "default+columns": DEFAULT + ("columns",)}
 CHOSEN = "leave-one-database-out"
 
 
