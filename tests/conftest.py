@@ -146,6 +146,21 @@ def singers_db(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture()
+def singers_sql(singers_db: Path):
+    """`singers_db` opened read-only as a `SqlDatabase` (closed after the test)."""
+    from queryweave.tools.sql.database import SqlDatabase
+
+    database = SqlDatabase(str(singers_db))
+    yield database
+    database.close()
+
+
+def sql_reply(sql: str) -> str:
+    """A model reply holding `sql` in a ```sql block, as small models write it."""
+    return f"```sql\n{sql}\n```"
+
+
 # -- real servers (integration tests: tests/test_servers_*.py) -------------------------------------
 
 SERVER_VERSIONS: dict[str, str] = {}

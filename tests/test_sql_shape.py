@@ -2,22 +2,16 @@
 file: shape-checked repairs and execution-guided selection among sampled queries."""
 
 import pytest
+from conftest import sql_reply
 
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.shape import Shape, question_shape
 from queryweave.tools.sql.text_to_sql import TextToSQL
 
 
 @pytest.fixture()
-def db(singers_db):
-    database = SqlDatabase(str(singers_db))
-    yield database
-    database.close()
-
-
-def _reply(sql: str) -> str:
-    return f"```sql\n{sql}\n```"
+def db(singers_sql):
+    return singers_sql
 
 
 @pytest.mark.parametrize("question,kind", [
@@ -66,7 +60,7 @@ def test_fits_each_shape():
 def test_a_result_without_the_asked_shape_is_fed_back_and_the_fitting_retry_is_taken(db):
     per_row = "SELECT age FROM singer"  # runs, but "how many" wants one number
     count = "SELECT count(*) FROM singer"
-    llm = ScriptedChatModel(responses=[_reply(per_row), _reply(count)])
+    llm = ScriptedChatModel(responses=[sql_reply(per_row), sql_reply(count)])
     ans = TextToSQL(db, llm).ask("How many singers do we have?")  # on by default
     assert ans.rows == [(4,)] and ans.sql == count and ans.shape == "count" and ans.shape_fits is True
     assert "asks for one row with a number" in llm.calls[1][-1].content  # the retry was told why
@@ -76,14 +70,14 @@ def test_a_result_without_the_asked_shape_is_fed_back_and_the_fitting_retry_is_t
 def test_without_a_fitting_retry_the_first_query_that_ran_is_kept(db):
     first = "SELECT age FROM singer"
     other = "SELECT name FROM singer"
-    llm = ScriptedChatModel(responses=[_reply(first), _reply(other), _reply(other)])
+    llm = ScriptedChatModel(responses=[sql_reply(first), sql_reply(other), sql_reply(other)])
     ans = TextToSQL(db, llm, max_retries=2, shape_select=0).ask("How many singers do we have?")
     assert ans.sql == first and sorted(ans.rows) == [(29,), (32,), (41,), (52,)]
     assert ans.shape_fits is False and len(llm.calls) == 3
 
 
 def test_shape_checks_off_keep_the_plain_loop(db):
-    llm = ScriptedChatModel(responses=[_reply("SELECT age FROM singer")])
+    llm = ScriptedChatModel(responses=[sql_reply("SELECT age FROM singer")])
     ans = TextToSQL(db, llm, shape_repairs=False, shape_select=0).ask("How many singers do we have?")
     assert len(ans.rows) == 4 and ans.shape == "" and ans.shape_fits is None and len(llm.calls) == 1
 
@@ -91,7 +85,7 @@ def test_shape_checks_off_keep_the_plain_loop(db):
 def test_selection_samples_until_a_result_has_the_shape(db):
     all_rows = "SELECT name, age FROM singer"
     oldest = "SELECT name FROM singer ORDER BY age DESC LIMIT 1"
-    llm = ScriptedChatModel(responses=[_reply(all_rows), "DROP TABLE singer", _reply(oldest), _reply(all_rows)])
+    llm = ScriptedChatModel(responses=[sql_reply(all_rows), "DROP TABLE singer", sql_reply(oldest), sql_reply(all_rows)])
     ans = TextToSQL(db, llm, max_retries=0, shape_repairs=False, shape_select=3).ask(
         "What is the name of the oldest singer?")
     assert ans.rows == [("Joe Sharp",)] and ans.sql == oldest and ans.shape_fits is True
@@ -102,8 +96,8 @@ def test_selection_samples_until_a_result_has_the_shape(db):
 def test_voting_counts_only_results_with_the_shape(db):
     rows = "SELECT name FROM singer WHERE age > 20"  # four rows: more than a tie
     one = "SELECT name FROM singer ORDER BY age LIMIT 1"
-    llm = ScriptedChatModel(responses=[_reply(rows), _reply(rows), _reply(one)])
-    plain = TextToSQL(db, ScriptedChatModel(responses=[_reply(rows), _reply(rows), _reply(one)]), samples=3,
+    llm = ScriptedChatModel(responses=[sql_reply(rows), sql_reply(rows), sql_reply(one)])
+    plain = TextToSQL(db, ScriptedChatModel(responses=[sql_reply(rows), sql_reply(rows), sql_reply(one)]), samples=3,
                       shape_repairs=False, shape_select=0)
     assert len(plain.ask("Who is the youngest singer?").rows) == 4  # two agree on the wrong shape
     ans = TextToSQL(db, llm, samples=3, max_retries=0, shape_select=0).ask("Who is the youngest singer?")
@@ -123,7 +117,7 @@ def test_eval_sql_cli_passes_the_shape_switches(tmp_path, singers_db, monkeypatc
          "gold_sql": "SELECT count(*) FROM singer"}), encoding="utf-8")
 
     def model():
-        return ScriptedChatModel(responses=[_reply("SELECT age FROM singer"), _reply("SELECT count(*) FROM singer")])
+        return ScriptedChatModel(responses=[sql_reply("SELECT age FROM singer"), sql_reply("SELECT count(*) FROM singer")])
 
     monkeypatch.setattr(structured, "_llm", lambda args: model())
     items = tmp_path / "items.jsonl"
