@@ -134,7 +134,8 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           progress=_progress(args), max_retries=args.retries,
                           translate_questions=args.translate_questions, examples=args.examples,
                           samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select,
-                          link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None)
+                          link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
+                          fix_joins=args.fix_joins)
     return _report(args, report)
 
 
@@ -172,8 +173,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no per-question progress on stderr")
     p.add_argument("--candidates", default=None,
                    help="with folds: only these rows, comma-separated (minimal,+linking,+examples,+pool,"
-                        "+repairs,+vote,+shape-select,+columns,+repairs+shape,default,default-shape,default-shape-select,"
-                        "default-shape-repairs,default+columns,all; minimal is always kept)")
+                        "+repairs,+vote,+shape-select,+columns,+joins,+repairs+shape,+repairs+joins,default,default-shape,"
+                        "default-shape-select,default-shape-repairs,default-joins,default+columns,all; minimal is always kept)")
 
 
 def register_eval(ev: argparse._SubParsersAction) -> None:
@@ -195,6 +196,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--shape-select", type=int, default=2,
                    help="when the result still lacks that shape, sample up to N more queries, take the first "
                         "that fits (default 2; 0: off)")
+    p.add_argument("--fix-joins", action=argparse.BooleanOptionalAction, default=True,
+                   help="rewrite joins that contradict the declared foreign keys (on by default)")
     p.add_argument("--link-columns", action="store_true",
                    help="score columns by the question's words, values and meaning; show the best in the prompt")
     p.add_argument("--folds-by-database", action="store_true",

@@ -25,7 +25,8 @@ from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
 
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
-       "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False}
+       "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
+       "fix_joins": False}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -35,12 +36,16 @@ SWITCHES = {
     "shape-repairs": {"shape_repairs": True},              # a result without the asked shape is retried
     "shape-select": {"shape_select": 2},                  # ... or up to 2 more samples, the first that fits
     "columns": {"link_columns": True},                    # columns scored by names, values and meaning
+    "joins": {"fix_joins": True},                         # joins rewritten along the declared foreign keys
 }
-DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select")  # what `TextToSQL()` does by default
+DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
 _BEFORE = ("linking", "examples", "repairs")  # the default until the shape checks were measured
-COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFORE,
-          "default-shape-select": _BEFORE + ("shape-repairs",), "default-shape-repairs": _BEFORE + ("shape-select",),
+_SHAPED = _BEFORE + ("shape-repairs", "shape-select")  # the default until the join repairs were measured
+COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFORE + ("joins",),
+          "+repairs+joins": ("repairs", "joins"), "default-joins": _SHAPED,
+          "default-shape-select": _BEFORE + ("shape-repairs", "joins"),
+          "default-shape-repairs": _BEFORE + ("shape-select", "joins"),
           "default+columns": DEFAULT + ("columns",)}
 CHOSEN = "leave-one-database-out"
 

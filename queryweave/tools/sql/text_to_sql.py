@@ -33,6 +33,7 @@ from queryweave.tools.sql.column_link import table_scores as linked_table_scores
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.fewshot import sql_examples
 from queryweave.tools.sql.guard import check_sql
+from queryweave.tools.sql.join_fix import fix_joins as repair_joins
 from queryweave.tools.sql.literals import check_literals
 from queryweave.tools.sql.repair import explain_error
 from queryweave.tools.sql.schema_fix import fix_columns
@@ -91,7 +92,7 @@ class TextToSQL:
                  examples: int = 3, samples: int = 1, vote_temperature: float = 0.7, link_schema: bool = True,
                  example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8,
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
-                 embeddings: Embeddings | None = None):
+                 embeddings: Embeddings | None = None, fix_joins: bool = True):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -117,7 +118,11 @@ class TextToSQL:
         (`embeddings`, multilingual, when given: `tools.sql.column_link`); the prompt then lists the
         best columns and the keys joining their tables, and the scores choose the tables of a large
         schema and break the schema repair's join-or-replace tie.
+        `fix_joins` (on by default) rewrites joins that contradict the declared foreign keys before a
+        query runs: a join condition comparing one table with itself, an `IN` subquery on an
+        unrelated key, a count ordered without a grouping (`tools.sql.join_fix`).
         """
+        self.fix_joins = fix_joins
         self.shape_repairs = shape_repairs
         self.shape_select = shape_select
         self.link_columns = link_columns
@@ -316,6 +321,9 @@ class TextToSQL:
             linked = self._link(answer.translation or answer.question)
             sql, notes = fix_columns(self.db, sql, answer.translation or answer.question,
                                      table_scores=linked[1] if linked else None)
+            repairs += notes
+        if self.fix_joins:
+            sql, notes = repair_joins(self.db, sql, answer.translation or answer.question)
             repairs += notes
         if self.map_values and self.llm is not None and not answer.question.isascii():
             sql, notes = map_translated(self.db, sql, self._translate, cutoff=self.value_cutoff)

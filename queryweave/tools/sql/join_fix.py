@@ -1,0 +1,178 @@
+"""Repair joins that contradict the declared foreign keys, using the schema alone (no model call).
+
+Small models write joins whose shape is right but whose keys are not, and such queries often run and
+return the wrong rows. Three patterns are wrong whatever the question, so they are rewritten along
+the foreign keys the database declares (nothing is fitted; a query without them is left unchanged):
+
+1. **A join condition that compares one table with itself** (`car_names AS T1 JOIN cars_data AS T2
+   ON T1.MakeId = T1.MakeId`, `... ON T2.lost_in_battle = T2.id`): it does not link the joined table
+   at all. It takes the foreign key between the joined table and the one other table of the query it
+   is linked to (the table the broken condition names first, when several are linked).
+2. **An `IN` subquery on an unrelated key** (`Stadium_ID NOT IN (SELECT concert_ID FROM concert)`):
+   when the subquery's table has exactly one foreign key to the outer column, it selects that one.
+3. **A count ordered or filtered without a grouping** (`SELECT Name FROM shop ORDER BY COUNT(*) DESC
+   LIMIT 1`, which no SQL engine runs): with joins, it is grouped by the key of the table whose
+   columns are selected; on one table, the one table that refers to it by a foreign key (or the
+   one the question names best) is joined and the query is grouped by the table's key.
+"""
+
+from __future__ import annotations
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.optimizer.scope import Scope, traverse_scope
+
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.schema_fix import _columns, _join_condition, _own_columns, _scope_tables
+from queryweave.tools.sql.schema_select import table_scores
+
+
+def _linked(db: SqlDatabase, a: str, b: str) -> list[tuple[str, str]]:
+    """(column of a, column of b) pairs joined by a declared foreign key, either direction."""
+    infos = db.tables()
+    pairs = [(c, rc) for c, ref, rc in infos[a].foreign_keys if ref == b]
+    pairs += [(rc, c) for c, ref, rc in infos[b].foreign_keys if ref == a]
+    return list(dict.fromkeys(pairs))
+
+
+def _alias_of(db: SqlDatabase, col: exp.Column, tables: dict[str, str]) -> str | None:
+    """The scope alias (lower) a column belongs to: its qualifier, or the one table that has it."""
+    if col.table:
+        return col.table.lower() if col.table.lower() in tables else None
+    owners = [a for a, t in tables.items() if col.name.lower() in _columns(db, t)]
+    return owners[0] if len(owners) == 1 else None
+
+
+def _fix_self_joins(db: SqlDatabase, scope: Scope, tables: dict[str, str], notes: list[str]) -> None:
+    """Rule 1."""
+    select = scope.expression
+    seen = [a for a in scope.sources if isinstance(scope.sources[a], exp.Table)][:1]
+    for join in select.args.get("joins") or []:
+        alias = join.alias_or_name
+        on = join.args.get("on")
+        if alias.lower() not in tables:
+            return
+        if isinstance(on, exp.EQ) and all(isinstance(s, exp.Column) for s in (on.this, on.expression)):
+            sides = {(s.table or "").lower() for s in (on.this, on.expression)}
+            if len(sides) == 1 and "" not in sides and seen:
+                joined = tables[alias.lower()]
+                named = next(iter(sides))
+                order = ([named] if named != alias.lower() else []) + [a.lower() for a in seen]
+                others = [a for a in dict.fromkeys(order) if a != alias.lower() and _linked(db, tables[a], joined)]
+                if others and len(_linked(db, tables[others[0]], joined)) == 1 and (
+                        others[0] == named or len(others) == 1):
+                    other = next(a for a in scope.sources if a.lower() == others[0])
+                    cond = _join_condition(db, tables[others[0]], other, joined, alias)
+                    if cond:
+                        notes.append(f"ON {on.sql(dialect=db.dialect)} -> ON {cond}")
+                        join.set("on", sqlglot.parse_one(cond, read=db.dialect))
+        seen.append(alias)
+
+
+def _fix_in_subqueries(db: SqlDatabase, scope: Scope, tables: dict[str, str], notes: list[str]) -> None:
+    """Rule 2."""
+    where = scope.expression.args.get("where")
+    if where is None:
+        return
+    for node in where.find_all(exp.In):
+        query = node.args.get("query")
+        inner = query.this if isinstance(query, exp.Subquery) else query
+        if not isinstance(node.this, exp.Column) or not isinstance(inner, exp.Select):
+            continue
+        if node.this.find_ancestor(exp.Select) is not scope.expression or inner.args.get("joins"):
+            continue
+        source = inner.args.get("from")
+        src = source.this if source is not None else None
+        if not isinstance(src, exp.Table) or len(inner.expressions) != 1 or not isinstance(inner.expressions[0], exp.Column):
+            continue
+        lower = {n.lower(): n for n in db.tables()}
+        alias = _alias_of(db, node.this, tables)
+        if alias is None or src.name.lower() not in lower:
+            continue
+        outer, sub, picked = tables[alias], lower[src.name.lower()], inner.expressions[0]
+        column = node.this.name.lower()
+        pairs = [(a, b) for a, b in _linked(db, outer, sub) if a.lower() == column]
+        if len(pairs) != 1 or any(b.lower() == picked.name.lower() for _, b in pairs):
+            continue
+        new = pairs[0][1]
+        notes.append(f"IN (SELECT {picked.name} FROM {sub}) -> IN (SELECT {new} FROM {sub})")
+        picked.set("this", exp.to_identifier(new))
+
+
+def _aggregated(node: exp.Expression | None) -> bool:
+    return node is not None and node.find(exp.AggFunc) is not None
+
+
+def _key(db: SqlDatabase, table: str) -> list[str]:
+    info = db.tables()[table]
+    return list(info.primary_key) if info.primary_key else []
+
+
+def _fix_ungrouped_counts(db: SqlDatabase, scope: Scope, tables: dict[str, str], notes: list[str],
+                          question: str) -> None:
+    """Rule 3."""
+    select = scope.expression
+    if select.args.get("group") or any(_aggregated(e) for e in select.expressions):
+        return
+    if not (_aggregated(select.args.get("order")) or _aggregated(select.args.get("having"))):
+        return
+    projected = [c for e in select.expressions for c in e.find_all(exp.Column)]
+    owners = {_alias_of(db, c, tables) for c in projected}
+    if len(owners) != 1 or None in owners:
+        return
+    alias = owners.pop()
+    table = tables[alias]
+    key = _key(db, table)
+    if not key:
+        return
+    name = next(a for a in scope.sources if a.lower() == alias)
+    if not select.args.get("joins"):
+        referring = [t for t, info in db.tables().items() if t != table
+                     and any(ref == table and rc.lower() in {k.lower() for k in key} for _, ref, rc in info.foreign_keys)]
+        if len(referring) > 1:
+            scores = table_scores(db, question) if question else {}
+            best = max(scores.get(t, 0.0) for t in referring)
+            referring = [t for t in referring if best > 0 and scores.get(t, 0.0) == best]
+        if len(referring) != 1:
+            return
+        other = referring[0]
+        cond = _join_condition(db, table, name, other, other)
+        if cond is None:
+            return
+        for col in _own_columns(scope):
+            if not col.table and col.name.lower() in _columns(db, table):
+                col.set("table", exp.to_identifier(name))
+        select.join(exp.to_table(db.quote(other)), on=cond, dialect=db.dialect, copy=False)
+        notes.append(f"JOIN {other} for the count")
+    group = ", ".join(f"{db.quote(name)}.{db.quote(k)}" for k in key)
+    select.group_by(group, dialect=db.dialect, copy=False)
+    notes.append(f"GROUP BY {group}")
+
+
+def fix_joins(db: SqlDatabase, sql: str, question: str = "") -> tuple[str, list[str]]:
+    """(`sql` with its joins repaired along the foreign keys, notes on what changed); unchanged when
+    no rule applies. `question` (optional) names the table to count when several refer to one."""
+    try:
+        tree = sqlglot.parse_one(sql, read=db.dialect)
+        scopes = list(traverse_scope(tree))
+    except Exception:
+        return sql, []
+    notes: list[str] = []
+    for scope in scopes:
+        if not isinstance(scope.expression, exp.Select):
+            continue
+        tables = _scope_tables(db, scope)
+        if not tables:
+            continue
+        for rule in (_fix_self_joins, _fix_in_subqueries):
+            try:
+                rule(db, scope, tables, notes)
+            except Exception:
+                continue
+        try:
+            _fix_ungrouped_counts(db, scope, tables, notes, question)
+        except Exception:
+            continue
+    if not notes:
+        return sql, []
+    return tree.sql(dialect=db.dialect), notes
