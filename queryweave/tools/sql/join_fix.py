@@ -81,7 +81,7 @@ def _fix_in_subqueries(db: SqlDatabase, scope: Scope, tables: dict[str, str], no
             continue
         if node.this.find_ancestor(exp.Select) is not scope.expression or inner.args.get("joins"):
             continue
-        source = inner.args.get("from")
+        source = inner.args.get("from_") or inner.args.get("from")
         src = source.this if source is not None else None
         if not isinstance(src, exp.Table) or len(inner.expressions) != 1 or not isinstance(inner.expressions[0], exp.Column):
             continue

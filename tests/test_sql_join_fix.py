@@ -1,0 +1,119 @@
+"""Join repairs along declared foreign keys, on a real SQLite file: the repaired query returns the
+rows the question asks for; queries whose joins agree with the keys are left exactly as written."""
+
+import sqlite3
+
+import pytest
+
+from queryweave.testing import ScriptedChatModel
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.join_fix import fix_joins
+from queryweave.tools.sql.text_to_sql import TextToSQL
+
+
+@pytest.fixture()
+def db(tmp_path):
+    path = tmp_path / "shops.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript(
+        """
+        CREATE TABLE shop (Shop_ID INTEGER PRIMARY KEY, Name TEXT, District TEXT);
+        CREATE TABLE employee (Employee_ID INTEGER PRIMARY KEY, Name TEXT, Age INTEGER);
+        CREATE TABLE hiring (Shop_ID INTEGER REFERENCES shop(Shop_ID),
+                             Employee_ID INTEGER REFERENCES employee(Employee_ID), Start_from TEXT);
+        CREATE TABLE car_names (MakeId INTEGER PRIMARY KEY, Model TEXT);
+        CREATE TABLE cars_data (Id INTEGER PRIMARY KEY REFERENCES car_names(MakeId), Accelerate REAL);
+        CREATE TABLE stadium (Stadium_ID INTEGER PRIMARY KEY, Name TEXT);
+        CREATE TABLE concert (concert_ID INTEGER PRIMARY KEY, Stadium_ID INTEGER REFERENCES stadium(Stadium_ID));
+        CREATE TABLE loose (id INTEGER, label TEXT);
+        CREATE TABLE award (Employee_ID INTEGER REFERENCES employee(Employee_ID), title TEXT);
+        INSERT INTO shop VALUES (1, 'North', 'A'), (2, 'South', 'B'), (3, 'East', 'C');
+        INSERT INTO employee VALUES (1, 'Ann', 30), (2, 'Bob', 41), (3, 'Cy', 25), (4, 'Di', 50);
+        INSERT INTO hiring VALUES (2, 1, '2010'), (2, 2, '2011'), (2, 3, '2012'), (1, 4, '2013');
+        INSERT INTO car_names VALUES (1, 'volvo'), (2, 'ford'), (3, 'volvo');
+        INSERT INTO cars_data VALUES (1, 12.0), (2, 19.5), (3, 15.5);
+        INSERT INTO stadium VALUES (1, 'Hampden'), (2, 'Balmoor'), (3, 'Glebe'), (4, 'Somerset');
+        INSERT INTO concert VALUES (1, 2), (2, 2), (3, 4), (4, 1);
+        INSERT INTO loose VALUES (1, 'x'), (2, 'y');
+        INSERT INTO award VALUES (3, 'best'), (3, 'fastest'), (1, 'kindest');
+        """
+    )
+    con.commit()
+    con.close()
+    database = SqlDatabase(str(path))
+    yield database
+    database.close()
+
+
+def test_a_join_condition_on_one_table_takes_the_foreign_key(db):
+    broken = ("SELECT T2.Accelerate FROM car_names AS T1 JOIN cars_data AS T2 ON T1.MakeId = T1.MakeId "
+              "WHERE T1.Model = 'volvo' ORDER BY T2.Accelerate")
+    assert len(db.run(broken).rows) == 6  # every car_names row times every cars_data row that passes
+    sql, notes = fix_joins(db, broken)
+    assert notes and "MakeId" in sql and "Id" in sql
+    assert db.run(sql).rows == [(12.0,), (15.5,)]
+
+
+def test_a_condition_naming_only_the_joined_table_is_repaired_too(db):
+    sql, notes = fix_joins(db, "SELECT T1.Name FROM shop AS T1 JOIN hiring AS T2 ON T2.Shop_ID = T2.Employee_ID "
+                               "WHERE T2.Start_from = '2013'")
+    assert notes
+    assert db.run(sql).rows == [("North",)]
+
+
+def test_an_in_subquery_on_an_unrelated_key_selects_the_referring_column(db):
+    broken = "SELECT Name FROM stadium WHERE Stadium_ID NOT IN (SELECT concert_ID FROM concert)"
+    sql, notes = fix_joins(db, broken)
+    assert notes
+    assert db.run(sql).rows == [("Glebe",)]
+
+
+def test_a_count_ordered_without_grouping_joins_the_referring_table(db):
+    broken = "SELECT Name FROM shop ORDER BY COUNT(*) DESC LIMIT 1"
+    assert db.run(broken).error  # no engine runs it
+    sql, notes = fix_joins(db, broken, "Which shop has the most employees?")
+    assert any("hiring" in n for n in notes)
+    assert db.run(sql).rows == [("South",)]
+
+
+def test_a_joined_count_without_grouping_is_grouped_by_the_selected_tables_key(db):
+    broken = ("SELECT T1.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID "
+              "ORDER BY COUNT(*) ASC LIMIT 1")
+    sql, notes = fix_joins(db, broken)
+    assert "GROUP BY" in sql
+    assert db.run(sql).rows == [("North",)]
+
+
+def test_several_referring_tables_are_told_apart_by_the_question(db):
+    broken = "SELECT Name FROM employee ORDER BY COUNT(*) DESC LIMIT 1"  # hiring and award refer to it
+    sql, notes = fix_joins(db, broken, "Which employee won the most award titles?")
+    assert any("award" in n for n in notes)
+    assert db.run(sql).rows == [("Cy",)]
+    assert fix_joins(db, broken, "Which one has the most?") == (broken, [])  # nothing to choose by
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT T2.Accelerate FROM car_names AS T1 JOIN cars_data AS T2 ON T2.Id = T1.MakeId",
+    "SELECT Name FROM stadium WHERE Stadium_ID NOT IN (SELECT Stadium_ID FROM concert)",
+    "SELECT T1.Name, COUNT(*) FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID GROUP BY T1.Shop_ID",
+    "SELECT label FROM loose AS a JOIN loose AS b ON a.id = b.id",  # no keys declared: nothing to go by
+    "SELECT Name FROM shop WHERE Shop_ID IN (SELECT Shop_ID FROM hiring WHERE Start_from > '2011')",
+    "SELECT COUNT(*) FROM shop",
+])
+def test_queries_that_agree_with_the_keys_are_left_as_written(db, sql):
+    assert fix_joins(db, sql) == (sql, [])
+
+
+def test_unparsable_sql_is_returned_unchanged(db):
+    assert fix_joins(db, "SELEC nonsense FROM") == ("SELEC nonsense FROM", [])
+
+
+def test_the_tool_runs_the_repaired_join_and_says_so(db):
+    reply = "```sql\nSELECT Name FROM shop ORDER BY COUNT(*) DESC LIMIT 1\n```"
+    tool = TextToSQL(db, ScriptedChatModel(responses=[reply]), max_retries=0, examples=0, shape_select=0)
+    answer = tool.ask("Which shop has the most employees?")
+    assert answer.error is None and answer.rows == [("South",)]
+    assert any("hiring" in r for r in answer.attempts[-1]["repairs"])
+    off = TextToSQL(db, ScriptedChatModel(responses=[reply]), max_retries=0, examples=0, shape_select=0,
+                    fix_joins=False).ask("Which shop has the most employees?")
+    assert off.error
