@@ -28,3 +28,17 @@ def test_only_greedy_calls_are_stored():
     assert cache.lookup("p", m._get_llm_string()) == reply
     assert cache.lookup("p", m._get_llm_string(temperature=0.3)) is None
     assert cache.lookup("other prompt", m._get_llm_string()) is None
+
+
+def test_the_file_cache_outlives_its_run_and_keeps_greedy_calls_only(tmp_path):
+    from queryweave.eval.greedy_cache import GreedyFileCache
+
+    path, m = str(tmp_path / "replies.sqlite"), _model(temperature=0)
+    reply = [ChatGeneration(message=AIMessage("SELECT 1"))]
+    first = GreedyFileCache(path)
+    first.update("p", m._get_llm_string(), reply)
+    first.update("q", m._get_llm_string(temperature=0.7), reply)
+    again = GreedyFileCache(path)  # a later run
+    found = again.lookup("p", m._get_llm_string())
+    assert found and found[0].message.content == "SELECT 1"
+    assert again.lookup("q", m._get_llm_string(temperature=0.7)) is None

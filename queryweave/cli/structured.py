@@ -39,7 +39,7 @@ def run_guard(args: argparse.Namespace) -> int:
 def _llm(args: argparse.Namespace):
     """The run's model; its temperature-0 calls are asked once per run (`eval.greedy_cache`): the rows
     of one evaluation share their opening prompts, and sampled calls stay samples."""
-    from queryweave.eval.greedy_cache import GreedyCache
+    from queryweave.eval.greedy_cache import GreedyCache, GreedyFileCache
     from queryweave.models import get_chat_model
 
     ctx = args.context
@@ -48,7 +48,8 @@ def _llm(args: argparse.Namespace):
                                  openai_model=args.model_name or ctx.openai_model)
     llm = get_chat_model(ctx.model_settings())
     if llm is not None and hasattr(llm, "cache"):
-        llm.cache = GreedyCache()
+        path = getattr(args, "llm_cache", None)
+        llm.cache = GreedyFileCache(path) if path else GreedyCache()
     return llm
 
 
@@ -171,6 +172,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model-name", default=None, help="model name at --model-url")
     p.add_argument("--items", default=None, help="write per-question results to this JSONL file")
     p.add_argument("--quiet", action="store_true", help="no per-question progress on stderr")
+    p.add_argument("--llm-cache", default=None, metavar="FILE",
+                   help="keep the model's temperature-0 replies in this SQLite file across runs "
+                        "(one file per model; sampled calls are never kept)")
     p.add_argument("--candidates", default=None,
                    help="with folds: only these rows, comma-separated (minimal,+linking,+examples,+pool,"
                         "+repairs,+vote,+shape-select,+columns,+joins,+repairs+shape,+repairs+joins,default,default-shape,"
