@@ -115,3 +115,37 @@ def test_a_question_naming_an_acronym_the_corpus_never_has_is_declined_a_misspel
     assert out["abstained"] and out["missing_terms"] == ["TCP"] and out["citations"] == []
     kept = run_question(ctx, "What is the default max_connections in PostgreSQLL?", "conf-misspelt")
     assert not kept["abstained"] and "100" in kept["answer"]
+
+
+def _runtime(ctx):
+    class Runtime:
+        context = ctx
+
+    return Runtime()
+
+
+_TUNING = {"chunk_id": "z", "source": "db/tuning.md", "title": "连接数调优",
+           "text": "最大连接数的默认值要看服务器内存。连接数的默认值通常是 CPU 核数的两倍。"}
+
+
+def test_an_answer_lacking_the_name_asked_about_is_read_again_from_the_passages_that_name_it(ctx):
+    """A Chinese question about PgBouncer: the Chinese sentences outscore the English page that names
+    it. Rather than decline, the answer is read from the passages that name it."""
+    from queryweave.nodes.generate import generate
+
+    pooler = {"chunk_id": "e", "source": "db/pgbouncer.md", "title": "Pooler settings",
+              "text": "PgBouncer accepts up to 100 client connections by default (max_client_conn)."}
+    out = generate({"question": "PgBouncer 的最大连接数默认值是多少？", "documents": [_TUNING, pooler],
+                    "intent": "factual"}, _runtime(ctx))
+    assert not out["abstained"] and "100" in out["answer"]
+    assert [c["source"] for c in out["citations"]] == ["db/pgbouncer.md"]
+
+
+def test_the_second_reading_must_hold_the_kind_of_value_asked_for(ctx):
+    from queryweave.nodes.generate import generate
+
+    pooler = {"chunk_id": "e", "source": "db/pgbouncer.md", "title": "Pooler settings",
+              "text": "PgBouncer is a lightweight pooler in front of PostgreSQL."}  # names it, holds no number
+    out = generate({"question": "PgBouncer 的最大连接数默认值是多少？", "documents": [_TUNING, pooler],
+                    "intent": "factual"}, _runtime(ctx))
+    assert out["abstained"] and out["citations"] == []

@@ -100,6 +100,17 @@ def answer_features(question: str, answer: str, evidence: list[str], docs: list[
             "names_missing": round(names_missing, 4)}
 
 
+def _evidence(doc: dict[str, Any]) -> str:
+    """What a passage says, with its title and source (a page titled "HikariCP" names it)."""
+    return f"{doc.get('title') or ''}\n{doc.get('source') or ''}\n{doc.get('text') or ''}"
+
+
+def _names_all(names: list[str], text: str) -> bool:
+    """Whether `text` mentions every one of `names` (each name's tokens among the text's)."""
+    held = set(tokenize(text))
+    return all(set(tokenize(n)) <= held for n in names)
+
+
 def _names_share(absent: list[str], question: str) -> float:
     from queryweave.tools.grounding.coverage import question_names
 
@@ -188,8 +199,18 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
                                                        f"generate: {down}; answer scored without embeddings"]}
     if not ext.answer:
         return out | abstention(question, docs, lang, [])
-    evidence = [f"{c.get('title') or ''}\n{c.get('source') or ''}\n{c['text']}" for c in ext.citations]
+    evidence = [_evidence(c) for c in ext.citations]
     apart = unsupported_names(typed, evidence) if ctx.feature("abstain") else []
+    lacking = apart if decisive(apart, typed) else unsupported_identifiers(typed, evidence) if apart else []
+    holders = [d for d in docs if lacking and _names_all(lacking, _evidence(d))]
+    # The chosen sentences lack the name asked about, but other retrieved passages name it (a Chinese
+    # question whose Chinese sentences outscored the English page about "HikariCP"): answer from those,
+    # when that answer holds the kind of value asked for (a number for "多久", a name for "which").
+    if holders and len(holders) < len(docs):
+        again = extract_answer(question, holders, max_sentences=max_sent, embed=None if down else embedder(ctx))
+        if again.answer and type_match(question, _MARK.sub("", again.answer)) > 0:  # and it holds the kind asked
+            ext, evidence = again, [_evidence(c) for c in again.citations]
+            apart = unsupported_names(typed, evidence)
     if decisive(apart, typed):  # the chosen sentences come from pages that never name what was asked about
         return out | abstention(question, docs, lang, apart, in_corpus=True)
     feats = answer_features(question, ext.answer, evidence, docs, ext.coverage, _names_share(apart, typed))
