@@ -104,3 +104,22 @@ def test_a_sentence_that_continues_the_one_before_keeps_its_subject():
     out = extract_answer("What is the default max_connections in PostgreSQL?",
                          [{"chunk_id": "c1", "source": "pg.md", "text": text}], max_sentences=2)
     assert "default is 100" in out.answer and "**" not in out.answer, out.answer
+
+
+PASSIFLORA = ("大果西番莲（学名：Passiflora quadrangularis）是西番莲属的植物中，果实最大的一种。它是分布于热带美洲的一种"
+              "多年生植物。其叶柄有四到六个腺体。它的根部可用来当作催吐剂与麻醉药品。大果西番莲有时候会在温室中种植。")
+
+
+def test_a_pages_title_counts_for_every_sentence_of_it() -> None:
+    """Sentences that speak of the page's subject as 它 / 其 answer questions that name it."""
+    doc = {"chunk_id": "p", "source": "p.md", "title": "大果西番莲", "text": PASSIFLORA}
+    for question, fact in (("大果西番莲的根部有什么作用？", "催吐剂"), ("大果西番莲的叶柄有什么特点？", "腺体")):
+        assert fact in extract_answer(question, [doc], max_sentences=2).answer
+        assert fact not in extract_answer(question, [doc], max_sentences=2, topic_terms=False).answer
+
+
+def test_the_title_does_not_make_another_page_answer() -> None:
+    other = {"chunk_id": "o", "source": "o.md", "title": "温室种植", "text": "温室可以延长植物的生长季节。"}
+    doc = {"chunk_id": "p", "source": "p.md", "title": "大果西番莲", "text": PASSIFLORA}
+    out = extract_answer("大果西番莲的根部有什么作用？", [other, doc], max_sentences=2)
+    assert [c["source"] for c in out.citations] == ["p.md"]

@@ -58,3 +58,10 @@ def test_relevance_and_sufficiency_rules():
     good = [{"text": "PostgreSQL statement_timeout aborts any statement that runs too long."}]
     bad = [{"text": "Kotlin coroutines are light-weight threads."}]
     assert documents_sufficiency(q, good).enough and not documents_sufficiency(q, bad).enough
+
+
+def test_an_answer_is_read_with_the_titles_of_the_pages_it_cites():
+    question = "大果西番莲的根部有什么作用？"
+    answer = "它的根部可用来当作催吐剂与麻醉药品。"
+    assert answer_relevance(question, answer, titles=["大果西番莲"]) > answer_relevance(question, answer)
+    assert answer_relevance(question, answer, titles=["温室种植"]) == answer_relevance(question, answer)

@@ -90,7 +90,8 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         grounded, g_score, method = report.grounded, report.score, report.method
     else:
         verdicts, grounded, g_score, method = [], False, 0.0, "none"
-    relevance = answer_relevance(question, clean, embed, parts=parts) if clean else 0.0
+    titles = [str(c.get("title") or "") for c in citations]
+    relevance = answer_relevance(question, clean, embed, parts=parts, titles=titles) if clean else 0.0
     down = down or embedding_down(ctx)
     if down:
         reasons.append(f"reflect: {down}; graded without embeddings")

@@ -157,8 +157,9 @@ def _similarities(question: str, units: list[str], embed: Embed | None) -> np.nd
 
 def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences: int = 3,
                    min_score: float = 0.2, embed: Embed | None = None,
-                   semantic_weight: float = 0.3) -> ExtractiveAnswer:
-    """Answer `question` from `documents` (dicts with chunk_id, source, text) by extracting units."""
+                   semantic_weight: float = 0.3, topic_terms: bool = True) -> ExtractiveAnswer:
+    """Answer `question` from `documents` (dicts with chunk_id, source, text) by extracting units.
+    `topic_terms`: a document's title terms count as terms of each of its units."""
     q_tokens = set(tokenize(question))
     # Each question term is also met by its other-language equivalents (weighted a little lower).
     q_cross = {t: cross_terms({t}) for t in q_tokens}
@@ -168,7 +169,9 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     windows: list[str] = []
     before: list[tuple[str, set[str]]] = []  # the unit before each candidate (in its passage), and its tokens
     after: list[tuple[str, set[str]]] = []  # the unit a candidate ending in a colon introduces
+    topics: list[set[str]] = []  # per document: its title's terms, which every unit of it is about
     for d_idx, doc in enumerate(documents):
+        topics.append(set(tokenize(str(doc.get("title") or ""))) if topic_terms else set())
         units = answer_units(doc.get("text", ""))
         for u_idx, unit in enumerate(units):
             cands.append((d_idx, u_idx, unit, set(tokenize(unit))))
@@ -205,15 +208,19 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         lean = cov_ctx - cov > cov and not lead_text.startswith(CODE_PREFIX)
         if lean:
             cov, toks = cov_ctx, toks | lead_toks
+        # A unit of the page "大果西番莲" is about 大果西番莲 whether or not it repeats the name ("它的根部可用来
+        # 当作催吐剂"): for ranking, the title's terms count as the unit's, so the words that tell the page's
+        # units apart decide; the coverage reported (and fed to the confidence) is read the same way.
+        ranked = _coverage(q_tokens, q_cross, toks | topics[d_idx], idf) / q_weight if q_tokens and topics[d_idx] else cov
         brevity = 1.0 / (1.0 + max(0, len(toks) - 40) / 40)  # long run-on units read badly
-        score = ((1 - w_sem) * cov + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
+        score = ((1 - w_sem) * ranked + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
         if unit.startswith(CODE_PREFIX) and not asks_code:
             score *= 0.5  # a bare code line rarely answers a question in words
-        elif asks_value and cov > 0 and _DIGIT.search(unit):
+        elif asks_value and ranked > 0 and _DIGIT.search(unit):
             score *= 1.15  # the question wants a value and this unit states one
-        if cov > 0 or sem > 0.8:
+        if ranked > 0 or sem > 0.8:
             pieces = ((lead_text,) if lean else ()) + (unit,) + ((follow,) if follow else ())
-            scored.append((score, cov, d_idx, u_idx, pieces, unit[:60], lead_text[:60] if lean else ""))
+            scored.append((score, ranked, d_idx, u_idx, pieces, unit[:60], lead_text[:60] if lean else ""))
     scored.sort(key=lambda x: -x[0])
     chosen, seen = [], set()
     best = scored[0][0] if scored else 0.0

@@ -31,12 +31,13 @@ def term_coverage(question: str, text: str) -> float:
 
 
 def answer_relevance(question: str, answer: str, embed: Embed | None = None,
-                     parts: list[str] | None = None) -> float:
+                     parts: list[str] | None = None, titles: list[str] | None = None) -> float:
     """0..1: how much the answer addresses the question. `parts`: the texts the answer is made of
-    (its vector is then their length-weighted mean, not a new embedding of the whole)."""
+    (its vector is then their length-weighted mean, not a new embedding of the whole). `titles`: of
+    the pages it cites, read with it lexically ("它的根部可用来当作催吐剂" cited from "大果西番莲")."""
     if not answer.strip():
         return 0.0
-    lexical = term_coverage(question, answer)
+    lexical = term_coverage(question, " ".join([*(titles or []), answer]))
     if embed is None:
         return lexical
     parts = [p for p in parts or [] if p.strip()]
