@@ -83,3 +83,28 @@ def test_sql_between_is_rewritten_before_running(store):
     llm = ScriptedChatModel(responses=["MATCH (b:Book) WHERE b.published BETWEEN 2000 AND 2010 RETURN b.title"])
     answer = TextToCypher(store, llm, max_retries=0).ask("Which books came out between 2000 and 2010?")
     assert answer.ok and answer.rows == [{"b.title": "Sea Light"}]
+
+
+def test_a_relationship_written_against_the_schemas_direction_is_turned_round(store):
+    from queryweave.tools.cypher.text_to_cypher import repair_directions
+
+    schema = store.schema()
+    wrong = "MATCH (b:Book)<-[r:RATED]-(a:Author) RETURN b.title AS t, r.score AS s ORDER BY s"
+    backwards = "MATCH (b:Book)-[r:RATED]->(a:Author) RETURN b.title AS t, r.score AS s ORDER BY s"
+    assert repair_directions(wrong, schema) == wrong  # already the schema's direction
+    assert store.query(backwards) == []  # runs, matches nothing
+    fixed = repair_directions(backwards, schema)
+    assert fixed == wrong and store.query(fixed) == store.query(wrong) != []
+    later = "MATCH (a:Author) MATCH (b:Book)-[:WROTE]->(a) RETURN b.title"  # a's label from elsewhere
+    assert [r["b.title"] for r in store.query(repair_directions(later, schema))] != []
+    for unchanged in ("MATCH (b:Book)-[:RATED]-(a:Author) RETURN b",  # no direction
+                      "MATCH (b)-[:RATED]->(a) RETURN b",  # labels unknown
+                      "MATCH (a:Author {name: '(x:Book)-[:WROTE]->(y:Author)'}) RETURN a"):
+        assert repair_directions(unchanged, schema) == unchanged
+
+
+def test_the_tool_runs_the_turned_round_query(store):
+    reply = "```cypher\nMATCH (b:Book)-[:WROTE]->(a:Author) RETURN a.name AS name ORDER BY name\n```"
+    answer = TextToCypher(store, ScriptedChatModel(responses=[reply]), max_retries=0, examples=0).ask(
+        "Who wrote each book?")
+    assert answer.error is None and [r["name"] for r in answer.rows] == ["Ada Park", "Ben Ortiz"]

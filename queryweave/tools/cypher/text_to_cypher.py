@@ -111,6 +111,36 @@ def repair_between(query: str) -> str:
     return _BETWEEN.sub(sub, query)
 
 
+_NODE = re.compile(r"\(\s*(\w*)\s*(?::\s*`?(\w+)`?)?[^()]*\)")
+_REL = re.compile(r"^\s*(<)?-\s*\[\s*(\w*)\s*:\s*`?(\w+)`?\s*(\{[^\]]*\})?\s*\]\s*-(>)?\s*$")
+
+
+def repair_directions(query: str, schema: GraphSchema) -> str:
+    """Turn round a relationship written against the only direction the schema has:
+    `(b:Movie)-[r:REVIEWED]->(a:Person)` when the graph holds `(:Person)-[:REVIEWED]->(:Movie)` only (such
+    a pattern runs and matches nothing). Both ends' labels must be known (written there or on the same
+    variable elsewhere in the query); variable-length, multi-type and undirected patterns are left."""
+    known = set(schema.patterns)
+    nodes = [m for m in _NODE.finditer(query) if _outside_strings(query, m.start())]
+    labels = {m.group(1): m.group(2) for m in nodes if m.group(1) and m.group(2)}
+    out, last = [], 0
+    for left, right in zip(nodes, nodes[1:], strict=False):
+        rel = _REL.match(query[left.end():right.start()])
+        if not rel or bool(rel.group(1)) == bool(rel.group(5)):
+            continue
+        a = left.group(2) or labels.get(left.group(1))
+        b = right.group(2) or labels.get(right.group(1))
+        src, dst = (b, a) if rel.group(1) else (a, b)
+        kind = rel.group(3)
+        if not src or not dst or (src, kind, dst) in known or (dst, kind, src) not in known:
+            continue
+        inside = query[left.end():right.start()].strip()
+        turned = inside[1:] + ">" if rel.group(1) else "<" + inside[:-1]
+        out.append(query[last:left.end()] + turned)
+        last = right.start()
+    return "".join(out) + query[last:] if out else query
+
+
 def _outside_strings(text: str, pos: int) -> bool:
     quote = ""
     i = 0
@@ -182,9 +212,10 @@ class TextToCypher:
         return nearest(question, self.example_pool, self.pool_examples)
 
     def run(self, query: str, repair: bool = False) -> tuple[list[dict[str, Any]], str | None]:
-        """Guard and run one query: (rows, error). `repair` applies `repair_between` and `repair_clauses` first."""
+        """Guard and run one query: (rows, error). `repair` applies `repair_between`, `repair_clauses` and
+        `repair_directions` first."""
         if repair:
-            query = repair_clauses(repair_between(query))
+            query = repair_directions(repair_clauses(repair_between(query)), self.store.schema())
         verdict = check_cypher(query)
         if not verdict.allowed:
             return [], f"blocked by the guard: {verdict.reason}"
