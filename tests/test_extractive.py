@@ -123,3 +123,12 @@ def test_the_title_does_not_make_another_page_answer() -> None:
     doc = {"chunk_id": "p", "source": "p.md", "title": "大果西番莲", "text": PASSIFLORA}
     out = extract_answer("大果西番莲的根部有什么作用？", [other, doc], max_sentences=2)
     assert [c["source"] for c in out.citations] == ["p.md"]
+
+
+def test_a_table_cell_with_code_in_its_text_keeps_the_span_whole() -> None:
+    table = ("| Setting | Default |\n|---|---|\n| `minimumIdle` | same as `maximumPoolSize` |\n"
+             "| `idleTimeout` | `600000` |\n")
+    shown = [render(u) for u in answer_units(table)]
+    assert "minimumIdle — Default: same as maximumPoolSize" in shown
+    assert "idleTimeout — Default: 600000" in shown
+    assert not any("`" in s for s in shown)

@@ -41,6 +41,12 @@ _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
 _TICKS = re.compile(r"`([^`]+)`")
+
+
+def _bare(cell: str) -> str:
+    """A table cell that is one code span loses its backticks ("`minimumIdle`"); a cell with code in
+    its text keeps them whole ("same as `maximumPoolSize`", rendered later), never half a pair."""
+    return cell[1:-1] if re.fullmatch(r"`[^`]+`", cell) else cell
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 CODE_PREFIX = "code: "
 
@@ -89,7 +95,7 @@ def answer_units(text: str) -> list[str]:
             continue
         if stripped.startswith("|"):
             flush()
-            cells = [c.strip().strip("`") for c in stripped.strip("|").split("|")]
+            cells = [_bare(c.strip()) for c in stripped.strip("|").split("|")]
             if _TABLE_RULE.match(stripped):
                 continue
             if header is None:
