@@ -20,10 +20,16 @@ from __future__ import annotations
 
 import sqlglot
 from sqlglot import exp
-from sqlglot.optimizer.scope import Scope, traverse_scope
+from sqlglot.optimizer.scope import Scope
 
 from queryweave.tools.sql.database import SqlDatabase
-from queryweave.tools.sql.schema_fix import _columns, _join_condition, _own_columns, _scope_tables
+from queryweave.tools.sql.schema_fix import (
+    _columns,
+    _join_condition,
+    _own_columns,
+    _scope_tables,
+    rewrite_scopes,
+)
 from queryweave.tools.sql.schema_select import table_scores
 
 
@@ -152,27 +158,12 @@ def _fix_ungrouped_counts(db: SqlDatabase, scope: Scope, tables: dict[str, str],
 def fix_joins(db: SqlDatabase, sql: str, question: str = "") -> tuple[str, list[str]]:
     """(`sql` with its joins repaired along the foreign keys, notes on what changed); unchanged when
     no rule applies. `question` (optional) names the table to count when several refer to one."""
-    try:
-        tree = sqlglot.parse_one(sql, read=db.dialect)
-        scopes = list(traverse_scope(tree))
-    except Exception:
-        return sql, []
-    notes: list[str] = []
-    for scope in scopes:
-        if not isinstance(scope.expression, exp.Select):
-            continue
-        tables = _scope_tables(db, scope)
-        if not tables:
-            continue
-        for rule in (_fix_self_joins, _fix_in_subqueries):
-            try:
-                rule(db, scope, tables, notes)
+    def fix(scope: Scope, notes: list[str]) -> None:
+        tables = _scope_tables(db, scope) if isinstance(scope.expression, exp.Select) else None
+        for rule in (_fix_self_joins, _fix_in_subqueries, _fix_ungrouped_counts) if tables else ():
+            try:  # a rule that cannot read this scope leaves it to the others
+                rule(db, scope, tables, notes, *((question,) if rule is _fix_ungrouped_counts else ()))
             except Exception:
                 continue
-        try:
-            _fix_ungrouped_counts(db, scope, tables, notes, question)
-        except Exception:
-            continue
-    if not notes:
-        return sql, []
-    return tree.sql(dialect=db.dialect), notes
+
+    return rewrite_scopes(db, sql, fix)

@@ -21,6 +21,8 @@ Only columns that would fail are touched: a query that runs is returned unchange
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import sqlglot
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope, traverse_scope
@@ -202,13 +204,9 @@ def _original_alias(scope: Scope, lower_alias: str) -> str:
     return next(a for a in scope.sources if a.lower() == lower_alias)
 
 
-def fix_columns(db: SqlDatabase, sql: str, question: str = "",
-                table_scores: dict[str, float] | None = None) -> tuple[str, list[str]]:
-    """(`sql` with wrong-table columns repaired, notes on what changed); unchanged when nothing applies.
-
-    `question` (optional) breaks the tie between joining a neighbour and replacing the table, by the
-    question's words in the tables' names, or by `table_scores` when given (`column_link`).
-    """
+def rewrite_scopes(db: SqlDatabase, sql: str, fix: Callable[[Scope, list[str]], None]) -> tuple[str, list[str]]:
+    """Parse `sql`, let `fix(scope, notes)` rewrite each SELECT scope in place (a scope it fails on is
+    left as it was) and return (the new SQL, the notes); `sql` unchanged when no note was made."""
     try:
         tree = sqlglot.parse_one(sql, read=db.dialect)
         scopes = list(traverse_scope(tree))
@@ -217,9 +215,19 @@ def fix_columns(db: SqlDatabase, sql: str, question: str = "",
     notes: list[str] = []
     for scope in scopes:
         try:
-            _fix_scope(db, scope, notes, question, table_scores)
+            fix(scope, notes)
         except Exception:
             continue
     if not notes:
         return sql, []
     return tree.sql(dialect=db.dialect), notes
+
+
+def fix_columns(db: SqlDatabase, sql: str, question: str = "",
+                table_scores: dict[str, float] | None = None) -> tuple[str, list[str]]:
+    """(`sql` with wrong-table columns repaired, notes on what changed); unchanged when nothing applies.
+
+    `question` (optional) breaks the tie between joining a neighbour and replacing the table, by the
+    question's words in the tables' names, or by `table_scores` when given (`column_link`).
+    """
+    return rewrite_scopes(db, sql, lambda scope, notes: _fix_scope(db, scope, notes, question, table_scores))
