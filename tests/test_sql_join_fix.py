@@ -1,22 +1,15 @@
 """Join repairs along declared foreign keys, on a real SQLite file: the repaired query returns the
 rows the question asks for; queries whose joins agree with the keys are left exactly as written."""
 
-import sqlite3
-
 import pytest
+from conftest import sqlite_file
 
 from queryweave.testing import ScriptedChatModel
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.join_fix import fix_joins
 from queryweave.tools.sql.text_to_sql import TextToSQL
 
-
-@pytest.fixture()
-def db(tmp_path):
-    path = tmp_path / "shops.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript(
-        """
+SCRIPT = """
         CREATE TABLE shop (Shop_ID INTEGER PRIMARY KEY, Name TEXT, District TEXT);
         CREATE TABLE employee (Employee_ID INTEGER PRIMARY KEY, Name TEXT, Age INTEGER);
         CREATE TABLE hiring (Shop_ID INTEGER REFERENCES shop(Shop_ID),
@@ -36,11 +29,12 @@ def db(tmp_path):
         INSERT INTO concert VALUES (1, 2), (2, 2), (3, 4), (4, 1);
         INSERT INTO loose VALUES (1, 'x'), (2, 'y');
         INSERT INTO award VALUES (3, 'best'), (3, 'fastest'), (1, 'kindest');
-        """
-    )
-    con.commit()
-    con.close()
-    database = SqlDatabase(str(path))
+"""
+
+
+@pytest.fixture()
+def db(tmp_path):
+    database = SqlDatabase(str(sqlite_file(tmp_path / "shops.sqlite", SCRIPT)))
     yield database
     database.close()
 
