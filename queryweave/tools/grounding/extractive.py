@@ -41,12 +41,7 @@ _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
 _TICKS = re.compile(r"`([^`]+)`")
-
-
-def _bare(cell: str) -> str:
-    """A table cell that is one code span loses its backticks ("`minimumIdle`"); a cell with code in
-    its text keeps them whole ("same as `maximumPoolSize`", rendered later), never half a pair."""
-    return cell[1:-1] if re.fullmatch(r"`[^`]+`", cell) else cell
+_ONE_SPAN = re.compile(r"`[^`]+`")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 CODE_PREFIX = "code: "
 
@@ -60,6 +55,12 @@ class ExtractiveAnswer:
     coverage: float = 0.0
     sentences: list[dict[str, Any]] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)  # the rendered units the answer is made of, in order
+
+
+def _bare(cell: str) -> str:
+    """A table cell that is one code span loses its backticks ("`minimumIdle`"); a cell with code in
+    its text keeps them whole ("same as `maximumPoolSize`", rendered later), never half a pair."""
+    return cell[1:-1] if _ONE_SPAN.fullmatch(cell) else cell
 
 
 def answer_units(text: str) -> list[str]:
