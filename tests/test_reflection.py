@@ -65,3 +65,24 @@ def test_an_answer_is_read_with_the_titles_of_the_pages_it_cites():
     answer = "它的根部可用来当作催吐剂与麻醉药品。"
     assert answer_relevance(question, answer, titles=["大果西番莲"]) > answer_relevance(question, answer)
     assert answer_relevance(question, answer, titles=["温室种植"]) == answer_relevance(question, answer)
+
+
+def test_an_extractive_answer_below_the_confidence_cut_is_withheld(ctx, monkeypatch):
+    q = "What is the default value of max_connections?"
+    answered = graph.invoke({"question": q}, context=ctx)
+    assert not answered.get("abstained") and answered["citations"]
+    monkeypatch.setattr("queryweave.nodes.reflect.ABSTAIN_CONFIDENCE_BELOW", answered["confidence"] + 0.01)
+    out = graph.invoke({"question": q}, context=ctx)
+    assert out["abstained"] is True and out["citations"] == [] and out["confidence"] == 0.0
+    assert out["withheld"]["answer"] == answered["answer"]  # kept apart, for a UI to show as a lead
+    assert out["withheld"]["confidence"] == answered["confidence"]
+    assert out["nearest"] and "[1]" not in out["answer"]
+    off = graph.invoke({"question": q}, context=replace(ctx, features="confidence_cut=off"))
+    assert off["answer"] == answered["answer"] and not off.get("abstained")
+
+
+def test_the_cut_judges_only_answers_in_the_questions_language():
+    from queryweave.nodes.reflect import same_language
+
+    assert same_language("What is the default?", "The default is 100. [1]")
+    assert not same_language("默认是多少？", "The default is 100. [1]")

@@ -70,7 +70,7 @@ def shape(result: dict[str, Any]) -> dict[str, Any]:
         "degraded": bool(result.get("degraded")),
         "abstained": bool(result.get("abstained")),
     }
-    for key in ("missing_terms", "nearest", "clarification", "sql", "cypher", "rows", "verdicts", "strategy", "attempts", "degraded_reasons",
+    for key in ("missing_terms", "nearest", "withheld", "clarification", "sql", "cypher", "rows", "verdicts", "strategy", "attempts", "degraded_reasons",
                 "transcript", "confidence_features"):
         if result.get(key):
             out[key] = result[key]

@@ -50,6 +50,7 @@ class OutputState(TypedDict, total=False):
     abstained: bool
     missing_terms: list[str]
     nearest: list[dict[str, Any]]
+    withheld: dict[str, Any]  # an answer declined for low confidence: answer, citations, confidence
     resolved_query: str
     needs_retrieval: bool
     intent: str

@@ -25,9 +25,11 @@ from typing import Any
 
 from queryweave.config import context_of
 from queryweave.models import get_chat_model
-from queryweave.nodes.common import knowledge_base, query_of, timed
-from queryweave.nodes.generate import embedder, embedding_down
+from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
+from queryweave.nodes.generate import abstention, embedder, embedding_down
+from queryweave.tools.common.text import detect_language
 from queryweave.tools.grounding.confidence import probability
+from queryweave.tools.grounding.confidence_weights import ABSTAIN_CONFIDENCE_BELOW
 from queryweave.tools.grounding.detector import THRESHOLD, UNSURE_MARGIN, groundedness
 from queryweave.tools.grounding.relevance import answer_relevance
 from queryweave.tools.stores.embeddings import EmbeddingError
@@ -35,6 +37,32 @@ from queryweave.tools.stores.text_vectors import KnownOnly, StoredEmbeddings
 
 _MARK = re.compile(r"\s*\[\d{1,2}\]")
 MIN_RELEVANCE = 0.35
+
+
+def confidence_cut(ctx: Any, extractive: bool) -> float:
+    """The confidence below which an extractive answer is withheld (0.0: never): `ABSTAIN_CONFIDENCE_BELOW`,
+    chosen by leaving whole knowledge bases out (`bench/fit_abstain_cut.py`); off with
+    `features=confidence_cut=off` or when abstaining is off. An LLM's answer has no such cut: its
+    confidence is not the extractive one the cut was chosen on."""
+    if not extractive or not ctx.feature("abstain") or not ctx.feature("confidence_cut"):
+        return 0.0
+    return ABSTAIN_CONFIDENCE_BELOW
+
+
+def same_language(question: str, answer: str) -> bool:
+    """Whether an answer is in the question's language (the confidence cut judges only those: across
+    languages few words match, and right answers score low too)."""
+    return detect_language(_MARK.sub("", answer)) == detect_language(question)
+
+
+def withhold(state: dict[str, Any], ctx: Any, question: str, answer: str, citations: list[dict[str, Any]],
+             confidence: float) -> dict[str, Any]:
+    """Decline an answer too weakly supported to state: the knowledge base's nearest pages instead, and the
+    withheld answer kept apart (`withheld`) for a caller that wants to show it as a lead."""
+    docs = state.get("documents") or []
+    out = abstention(question, docs, language_of(state, ctx), [])
+    return out | {"low_confidence": True, "withheld": {"answer": answer, "citations": citations,
+                                                        "confidence": confidence}}
 
 
 def combined_confidence(features: dict[str, float], grounded: float, relevance: float) -> tuple[float, dict]:
@@ -106,6 +134,10 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
                            "citations": citations, "confidence": confidence, "confidence_features": features}
     if reasons:
         out |= {"degraded": True, "degraded_reasons": reasons}
+    cut = confidence_cut(ctx, bool(parts) and same_language(question, clean))
+    if passed and confidence < cut:
+        return out | withhold(state, ctx, question, answer, citations, confidence) | {"reflection": {
+            "action": "abstain", "reason": f"confidence {confidence:.3f} below {cut}: answer withheld"}}
     if passed:
         return out | {"reflection": {"action": "accept", "reason": "grounded and relevant"}}
     if attempt_no < max(1, ctx.max_attempts):
@@ -117,6 +149,9 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         filters = None if starved else state.get("filters")
         return out | {"reflection": {"action": "retry", "reason": reason}, "k": k, "filters": filters}
     best = max([*(state.get("attempts") or []), record], key=lambda a: a["confidence"])
+    if best["citations"] and min(best["confidence"], 0.4) < cut and same_language(question, best["answer"]):  # the confidence it would be shown with
+        return out | withhold(state, ctx, question, best["answer"], best["citations"], best["confidence"]) | {
+            "reflection": {"action": "abstain", "reason": "attempt limit reached; best attempt below the cut"}}
     return out | {"reflection": {"action": "stop", "reason": "attempt limit reached; best attempt returned"},
                   "answer": best["answer"], "citations": best["citations"], "abstained": not best["citations"],
                   "confidence": round(min(best["confidence"], 0.4), 3), "low_confidence": True}

@@ -32,8 +32,8 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # Questions whose answer is a number or a value ("默认是多少", "how many", "what is the default").
-_ASKS_VALUE = re.compile(r"多少|几个|几秒|多大|多长|默认|上限|how (?:many|much|long|large)|\bdefault\b|"
-                         r"\bmaximum\b|\bminimum\b|\blimit\b|\bsize\b|\bvalue\b", re.I)
+_ASKS_VALUE = re.compile(r"多少|几个|几秒|多大|多长|默认|上限|哪个版本|什么版本|哪一版|how (?:many|much|long|large)|\bdefault\b|"
+                         r"\bmaximum\b|\bminimum\b|\blimit\b|\bsize\b|\bvalue\b|\bwhich (?:version|release)\b", re.I)
 # Questions that ask for a command or code, where a code block is an answer and not noise.
 _ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\bcode\b|\bexample\b|\bsnippet\b|"
                         r"\bhow (?:do|can) (?:i|you) (?:check|see|run|list|show)\b", re.I)
@@ -232,7 +232,11 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         # "The default is 100." answers "default max_connections" when the sentence before names it: a
         # unit that finds most of the question in that sentence is shown, and scored, with it.
         lead_text, lead_toks = before[i]
-        cov_ctx = _coverage(q_tokens, q_cross, toks | lead_toks, idf) / q_weight if lead_text and cov else 0.0
+        # A unit that states the kind of thing asked for but names nothing of the question ("对此你可以使用
+        # `jsonable_encoder`。", "Defaults to `600`.") is read with its sentence before too.
+        states = (asks_value and bool(_DIGIT.search(unit))) or (asks_identifier and bool(_IDENTIFIER.search(unit)))
+        cov_ctx = (_coverage(q_tokens, q_cross, toks | lead_toks, idf) / q_weight
+                   if lead_text and (cov or states) else 0.0)
         lean = cov_ctx - cov > cov and not lead_text.startswith(CODE_PREFIX)
         if lean:
             cov, toks = cov_ctx, toks | lead_toks
