@@ -132,3 +132,35 @@ def test_a_table_cell_with_code_in_its_text_keeps_the_span_whole() -> None:
     assert "minimumIdle — Default: same as maximumPoolSize" in shown
     assert "idleTimeout — Default: 600000" in shown
     assert not any("`" in s for s in shown)
+
+
+CORS_ARGS = """The following arguments are supported:
+
+* `allow_credentials` - Indicate that cookies should be supported for cross-origin requests. Defaults to `False`.
+* `expose_headers` - Indicate any response headers that should be made accessible to the browser. Defaults to `[]`.
+* `max_age` - Sets a maximum time in seconds for browsers to cache CORS responses. Defaults to `600`.
+"""
+
+
+def test_a_short_list_item_is_one_unit_so_its_value_stays_with_its_name() -> None:
+    units = answer_units(CORS_ARGS)
+    assert any(u.startswith("`max_age`") and u.endswith("Defaults to `600`.") for u in units)
+    ans = extract_answer("If I don't set max_age, how long will browsers cache the preflight response?",
+                         [_doc(CORS_ARGS)], max_sentences=1)
+    assert "600" in ans.answer and "max_age" in ans.answer
+
+
+def test_a_long_list_item_is_still_cut_into_sentences() -> None:
+    long_item = "* " + " ".join(f"Sentence number {i} says something long enough about pools." for i in range(8))
+    assert len(answer_units(long_item)) == 8
+
+
+def test_a_question_for_a_name_in_code_prefers_the_unit_that_writes_one() -> None:
+    text = ("To render templates you pass the request and a context dictionary to the template engine. "
+            "Create a `Jinja2Templates` object pointing at the templates directory to render templates.")
+    ans = extract_answer("Which class do I use to render templates?", [_doc(text)], max_sentences=1)
+    assert "Jinja2Templates" in ans.answer
+    # the same sentences, asked for no name in code: the plainer sentence may win, the boost is what differs
+    from queryweave.tools.grounding.extractive import _ASKS_IDENTIFIER
+    assert _ASKS_IDENTIFIER.search("哪个函数可以把模型转成 dict？")
+    assert not _ASKS_IDENTIFIER.search("Which company created Kotlin?")

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from queryweave.tools.common.site_markup import strip_site_markup
 from queryweave.tools.common.text import detect_language, split_sentences, tokenize
 from queryweave.tools.understanding.glossary import cross_terms
 
@@ -36,6 +37,16 @@ _ASKS_VALUE = re.compile(r"多少|几个|几秒|多大|多长|默认|上限|how 
 # Questions that ask for a command or code, where a code block is an answer and not noise.
 _ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\bcode\b|\bexample\b|\bsnippet\b|"
                         r"\bhow (?:do|can) (?:i|you) (?:check|see|run|list|show)\b", re.I)
+# Questions that ask for a name in code: a class, function, parameter, option, command ("which argument of
+# FastAPI() …", "用哪个函数"). A unit that holds an identifier or a code span states one.
+_ASKS_IDENTIFIER = re.compile(
+    r"\b(?:which|what)\b(?:\s+\S+){0,3}?\s+(?:class|function|method|parameter|param|argument|option|flag|"
+    r"setting|field|type|exception|error|decorator|command|header|keyword|attribute|module|package|view|plugin|"
+    r"variable|property|hook|endpoint|object|library|tool)s?\b|"
+    r"(?:哪个|哪一个|哪些|什么|哪种)(?:\S{0,6}?)(?:函数|类|参数|字段|选项|方法|异常|命令|属性|配置项?|装饰器|模块|类型|"
+    r"设置|标志|变量|对象|库|工具|接口|字段名|选项名)", re.I)
+_IDENTIFIER = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|"
+                         r"(?<![\w-])--?[a-z][\w-]+|\b\w+\(\)")
 _DIGIT = re.compile(r"\d")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
@@ -44,6 +55,7 @@ _TICKS = re.compile(r"`([^`]+)`")
 _ONE_SPAN = re.compile(r"`[^`]+`")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 CODE_PREFIX = "code: "
+ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
 
 
 @dataclass
@@ -64,18 +76,25 @@ def _bare(cell: str) -> str:
 
 
 def answer_units(text: str) -> list[str]:
-    """Sentences, table rows and list items of a passage (headings and table rules dropped)."""
+    """Sentences, table rows and list items of a passage (headings, table rules and docs-site directives
+    dropped). A list item up to `ITEM_CHARS` long is one unit: its sentences describe one thing
+    ("`max_age` - Sets a maximum time in seconds… Defaults to `600`."), and apart, the sentence that
+    holds the value names nothing the question asks about."""
     units: list[str] = []
     header: list[str] | None = None
     paragraph: list[str] = []
+    item = False  # the paragraph is a list item
 
     def flush() -> None:
+        nonlocal item
         if paragraph:
-            units.extend(split_sentences(" ".join(paragraph)))
+            joined = " ".join(paragraph)
+            units.extend([joined] if item and len(joined) <= ITEM_CHARS else split_sentences(joined))
             paragraph.clear()
+        item = False
 
     code: list[str] | None = None
-    for line in text.splitlines():
+    for line in strip_site_markup(text).splitlines():  # (a KB ingested before markup was stripped)
         stripped = line.strip()
         if stripped.startswith("```"):
             flush()
@@ -107,6 +126,7 @@ def answer_units(text: str) -> list[str]:
             continue
         if _BULLET.match(line):
             flush()
+            item = True
             paragraph.append(_BULLET.sub("", line).strip())  # continuation lines join the item
             continue
         paragraph.append(stripped)
@@ -172,6 +192,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     q_cross = {t: cross_terms({t}) for t in q_tokens}
     asks_value = bool(_ASKS_VALUE.search(question))
     asks_code = bool(_ASKS_CODE.search(question))
+    asks_identifier = bool(_ASKS_IDENTIFIER.search(question))
     cands: list[tuple[int, int, str, set[str]]] = []
     windows: list[str] = []
     before: list[tuple[str, set[str]]] = []  # the unit before each candidate (in its passage), and its tokens
@@ -225,6 +246,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             score *= 0.5  # a bare code line rarely answers a question in words
         elif asks_value and ranked > 0 and _DIGIT.search(unit):
             score *= 1.15  # the question wants a value and this unit states one
+        elif asks_identifier and ranked > 0 and _IDENTIFIER.search(unit):
+            score *= 1.15  # the question wants a name in code and this unit writes one
         if ranked > 0 or sem > 0.8:
             pieces = ((lead_text,) if lean else ()) + (unit,) + ((follow,) if follow else ())
             scored.append((score, ranked, d_idx, u_idx, pieces, unit[:60], lead_text[:60] if lean else ""))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from queryweave.tools.common.site_markup import strip_site_markup
 from queryweave.tools.common.text import detect_language, prose_language
 from queryweave.tools.ingest.chunking import headings
 from queryweave.tools.ingest.parsers import parse_html, parse_pdf
@@ -172,6 +173,7 @@ def _finish(path: Path, root: Path, text: str, content_type: str, found: dict, f
 
 def _load_markdown(path: Path, root: Path) -> Iterator[SourceDoc]:
     front, body = _split_front_matter(_read_text(path))
+    body = strip_site_markup(body)  # MkDocs / Docusaurus includes and admonition fences are no text
     found = {"title": next(iter(headings(body)), None)}
     yield _finish(path, root, body.strip(), "markdown", found, front)
 

@@ -1,0 +1,53 @@
+"""Documentation-site markup that is no text: removed from Markdown before it is chunked or answered from.
+
+Docs sites built with MkDocs (Material, pymdown-extensions) or Docusaurus write directives that their
+build replaces and a reader never sees:
+- include macros: `{* ../../docs_src/cors/tutorial001.py hl[2,6] *}`, `{! docs/snippet.md !}` and
+  pymdown snippets `--8<-- "file.md"` (the included code is not in the page);
+- admonition fences: pymdown blocks `/// tip | Tip` ... `///`, Material `!!! note "Title"` /
+  `??? info`, Docusaurus `:::tip Title` ... `:::` (the fence lines go, the admonition's text stays).
+Left in, they became answer text ("{* ../../docs_src/... *} [2]", "/// note — 注意") and search
+terms ("tutorial001_py310", "hl"). Fenced code blocks are left as they are. Nothing here is specific
+to one site: these are the documented syntaxes of the three generators.
+"""
+
+from __future__ import annotations
+
+import re
+
+_INCLUDE = re.compile(r"\{\*.*?\*\}|\{!.*?!\}")
+_SNIPPET = re.compile(r"^\s*-{2}8<-{2}(?:\s+.*)?$")
+_BLOCK_FENCE = re.compile(r"^\s*/{3,}(?:\s*[A-Za-z][\w-]*(?:\s*\|.*)?)?\s*$")  # "/// tip | Tip", "///"
+_MATERIAL = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+[A-Za-z][\w-]*(?:\s+(?:\".*\"|'.*'))?\s*$")  # !!! note "Title"
+_DOCUSAURUS = re.compile(r"^\s*:{3,}(?:[A-Za-z][\w-]*.*)?\s*$")  # ":::tip Title", ":::"
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+def is_directive(line: str) -> bool:
+    """Whether a line (outside fenced code) is only a site directive: an include, a snippet or an
+    admonition fence."""
+    stripped = line.strip()
+    if not stripped:
+        return False
+    if _SNIPPET.match(line) or _BLOCK_FENCE.match(line) or _MATERIAL.match(line) or _DOCUSAURUS.match(line):
+        return True
+    return not _INCLUDE.sub("", stripped).strip()
+
+
+def strip_site_markup(text: str) -> str:
+    """`text` without include macros, snippet lines and admonition fences (fenced code untouched).
+    A removed line leaves a blank line, so the paragraphs before and after stay apart."""
+    out: list[str] = []
+    in_fence = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            out.append(line)
+            continue
+        if in_fence:
+            out.append(line)
+        elif is_directive(line):
+            out.append("")
+        else:
+            out.append(_INCLUDE.sub("", line).rstrip() if "{*" in line or "{!" in line else line)
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")

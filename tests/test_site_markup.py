@@ -1,0 +1,70 @@
+"""Docs-site markup (MkDocs includes and admonitions, Docusaurus admonitions) leaves chunks and answers."""
+
+from __future__ import annotations
+
+from queryweave.tools.common.site_markup import is_directive, strip_site_markup
+from queryweave.tools.grounding.extractive import answer_units, extract_answer
+from queryweave.tools.ingest.loaders import iter_documents
+
+PAGE = """# CORS { #cors }
+
+You can configure it with the `CORSMiddleware`.
+
+{* ../../docs_src/cors/tutorial001_py310.py hl[2,6:11,13:19] *}
+
+/// tip | Tip
+
+The defaults are restrictive.
+
+///
+
+!!! note "Technical Details"
+    You could also use `from starlette.middleware.cors import CORSMiddleware`.
+
+:::warning Careful
+Wildcards exclude credentials.
+:::
+
+--8<-- "snippets/footer.md"
+
+```python
+# a comment that looks like nothing special /// not a directive
+x = "{* kept inside code *}"
+```
+"""
+
+
+def test_directives_are_removed_and_their_text_kept() -> None:
+    clean = strip_site_markup(PAGE)
+    for gone in ("{*", "/// tip", "!!! note", ":::warning", "--8<--"):
+        assert gone not in clean.split("```")[0], gone
+    for kept in ("The defaults are restrictive.", "Wildcards exclude credentials.", "starlette.middleware.cors"):
+        assert kept in clean
+    assert '"{* kept inside code *}"' in clean  # fenced code is left exactly as written
+    assert clean.count("\n") == PAGE.count("\n")  # a removed line leaves a blank line
+
+
+def test_directive_lines_and_ordinary_lines() -> None:
+    assert is_directive("/// note | 注意")
+    assert is_directive("//// tab | `uvicorn`")
+    assert is_directive("///")
+    assert is_directive("{* ../../docs_src/app.py ln[1:3] *}")
+    assert not is_directive("Use a path like /// in a sentence, or 3 ::: 4.")
+    assert not is_directive("The result is {* not alone *} here")  # an inline include: the line stays
+    assert strip_site_markup("The result is {* x *} here") == "The result is  here"
+
+
+def test_answers_never_show_include_macros_or_admonition_fences() -> None:
+    doc = {"chunk_id": "c1", "source": "cors.md", "title": "CORS", "text": PAGE}
+    units = answer_units(PAGE)
+    assert not [u for u in units if "{*" in u.split("code: ")[0] or u.startswith("///") or u.startswith(":::")]
+    ans = extract_answer("How do I configure CORS?", [doc])
+    assert "CORSMiddleware" in ans.answer and "{*" not in ans.answer and "///" not in ans.answer
+
+
+def test_loader_strips_the_markup_before_chunking(tmp_path) -> None:
+    (tmp_path / "cors.md").write_text(PAGE, encoding="utf-8")
+    (doc,) = list(iter_documents([tmp_path]))
+    assert "docs_src" not in doc.text.split("```")[0]
+    assert "/// tip" not in doc.text and "The defaults are restrictive." in doc.text
+    assert doc.metadata["title"] == "CORS"
