@@ -74,7 +74,7 @@ def self_query(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     llm = get_chat_model(ctx.model_settings())
     model = getattr(kb.embeddings, "underlying_embeddings", kb.embeddings)  # phrases stay out of the disk cache
     embed = None if embedding_outage(kb.embeddings) else model.embed_documents
-    try:  # declared values are also matched by embedding similarity (MatchSettings: chosen by CV)
+    try:  # declared values may also be matched by embedding similarity (when MatchSettings turns it on)
         sq_result = extract(question, schema, llm=llm, embed=embed)
     except Exception as exc:  # the embedding endpoint failed mid-call: lexical matching only
         sq_result = extract(question, schema, llm=llm)

@@ -6,15 +6,21 @@ A declared value ("api_reference", "object-storage", "HowToGuide", "zh") is matc
     "quickstart" for `quick_start`);
   - inflection: words are compared as Snowball stems ("tutorials" = "tutorial", "deploying" =
     "deployment"), and a clipped word ("docs", "ref") matches the word it starts (`documentation`);
-  - language: Chinese words are put into English with the value glossary (`zh_segments`), ISO 639-1
-    codes are matched by the language's names in both languages ("Japanese", "日文" -> `ja`), and,
-    when an embedding function is given, a phrase of the question whose multilingual embedding is
-    close enough to a value's words names it (`MatchSettings.embedding`, by default relative to the
+  - language: Chinese words are put into English, longest match first, with the value glossary
+    (`zh_segments`: curated general vocabulary of metadata), the terms the schema's own bilingual
+    descriptions pair up (`parallel_terms`: "manuals, guides. 手册、指南。"), and for the rest a
+    general dictionary (`zh_dictionary`, CC-CEDICT: 管理员 "administrator", 有声书 "audiobook"; a
+    sense that was a verb, "to use", names no participle value such as `used`); ISO 639-1 codes
+    are matched by the language's names in both languages ("Japanese", "日文" -> `ja`); and, when
+    an embedding function is given and `MatchSettings.embedding` is set, a phrase of the question
+    whose multilingual embedding is close enough to a value's words names it (relative to the
     value's mean cosine with the question's other phrases, and `margin` above the runner-up);
   - aliases, when the schema declares them, as further spellings of the value (optional).
 A match of all the value's content words scores 1.0, of some of them their share (`Kubernetes` for
-`kubernetes-service`: 0.5), accepted at `MatchSettings.partial`; the thresholds are chosen by
-cross-validation (`bench/bench_self_query.py`). Values that have aliases are matched by their
+`kubernetes-service`: 0.5), or half-way to 1.0 when the part is the value's head word and no other
+value of the field has it ("manuals" for `user_manual`: 0.75, "guides" among three `*_guide`: 0.33);
+accepted at `MatchSettings.partial`; the thresholds are chosen by cross-validation
+(`bench/bench_self_query.py`). Values that have aliases are matched by their
 declared spellings only (plural-normalised: no stems, parts or embeddings). Where hits overlap, the better (then longer) wins,
 and a field with a complete match drops its partial ones.
 """
@@ -22,11 +28,13 @@ and a field with a complete match drops its partial ones.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from queryweave.tools.common.text import EN_STOPWORDS, ZH_STOPWORDS, tokenize, zh_word_spans
+from queryweave.tools.understanding import zh_dictionary
 from queryweave.tools.understanding.value_glossary import LANGUAGES, language_names, zh_segments
 
 Embed = Callable[[list[str]], Sequence[Sequence[float]]]
@@ -36,17 +44,24 @@ _LATIN = re.compile(r"[A-Za-z0-9]+(?:[&+#][A-Za-z0-9]*)?")
 
 @dataclass(frozen=True)
 class MatchSettings:
-    """Acceptance thresholds: the share of a value's content words a partial match must spell; the
-    embedding score (None: no embedding matching) and the margin by which the best value must beat
-    the field's runner-up; `relative` scores a value's cosine against its mean cosine with the
-    question's other phrases (a "hub" value close to everything scores low). The defaults are what
-    cross-validation chose on all three labelled sets (`bench/bench_self_query.py`); the embedding
-    part applies only when an embedding function is given."""
+    """Acceptance thresholds: the share of a value's content words a partial match must spell (a
+    value's head word that no other value of the field has scores half-way to 1.0); the embedding
+    score (None: no embedding matching) and the margin by which the best value must beat the field's
+    runner-up; `relative` scores a value's cosine against its mean cosine with the question's other
+    phrases (a "hub" value close to everything scores low); `chinese_only` lets embeddings read
+    Chinese phrases only. The defaults are what cross-validation chose on the three labelled tuning
+    sets (`bench/bench_self_query.py`, 2026-12-02: embeddings off — with the dictionary and the
+    description terms no setting of them gained a query); the embedding part applies only when it is
+    set and an embedding function is given. `dictionary` and `descriptions` switch the two general
+    sources of Chinese words off (ablations; they are mechanisms, not tuned)."""
 
-    partial: float = 1.0
-    embedding: float | None = 0.05
+    partial: float = 0.67
+    embedding: float | None = None
     margin: float = 0.03
     relative: bool = True
+    chinese_only: bool = False
+    dictionary: bool = True  # Chinese words the glossary lacks are read with CC-CEDICT (`zh_dictionary`)
+    descriptions: bool = True  # terms the schema's bilingual descriptions pair up (`parallel_terms`)
 
 
 @dataclass(frozen=True)
@@ -92,32 +107,76 @@ class _Slot:
     raw: str = ""
     lights: tuple[tuple[str, ...], ...] = ()  # the same with plural-only normalisation
     zh: str = ""  # Chinese text of a slot the glossary does not know
+    verbs: tuple[bool, ...] = ()  # per alt: a dictionary sense that was a verb ("to use")
 
 
-def _slots(text: str) -> list[_Slot]:
+Glossary = tuple[tuple[str, tuple[str, ...]], ...]  # (Chinese term, English phrases) a schema adds
+
+
+@lru_cache(maxsize=2048)
+def _slots(text: str, glossary: Glossary = (), dictionary: bool = False) -> tuple[_Slot, ...]:
     """The question as slots: one per Latin word (its stem), one per glossary term of Chinese text
-    (the stems of its English phrases), and an empty slot for Chinese text the glossary lacks."""
+    (the stems of its English phrases; `glossary` adds the schema's own terms), and for Chinese text
+    the glossary lacks, with `dictionary`, one per CC-CEDICT word (longest match; a dictionary word
+    also takes the place of a one-character glossary term inside it: 有声书 "audiobook", not 书
+    "book"), spelling its senses; other text one slot per jieba word, spelling nothing (embeddings
+    may still read it)."""
     slots: list[_Slot] = []
     for m in _LATIN.finditer(text):
         slots.append(_Slot(m.start(), m.end(), ((_stem(m.group()),),), m.group().lower(), ((_light(m.group()),),)))
     for m in re.finditer(r"[\u3400-\u9fff]+", text):
-        pos = m.start()
-        for start, end, phrases in zh_segments(m.group()):
-            if start + m.start() > pos:
-                slots += _unknown(text, pos, start + m.start())
-            alts = tuple(dict.fromkeys(tuple(_stem(w) for w in split_words(p)) for p in phrases))
-            lights = tuple(dict.fromkeys(tuple(_light(w) for w in split_words(p)) for p in phrases))
-            slots.append(_Slot(start + m.start(), end + m.start(), alts, "", lights))
-            pos = end + m.start()
-        if pos < m.end():
-            slots += _unknown(text, pos, m.end())
-    return sorted(slots, key=lambda s: s.start)
+        run, base, pos = m.group(), m.start(), 0
+        segs = zh_segments(run, dict(glossary))
+        soft = {base + a: phrases for a, b, phrases in segs if dictionary and b - a == 1}
+        for a, b, phrases in [*(x for x in segs if base + x[0] not in soft), (len(run), len(run), ())]:
+            if a > pos:
+                slots += _unknown(text, base + pos, base + a, dictionary, soft)
+            if b > a:
+                slots.append(_term(base + a, base + b, phrases))
+            pos = b
+    return tuple(sorted(slots, key=lambda s: s.start))
 
 
-def _unknown(text: str, start: int, end: int) -> list[_Slot]:
-    """Chinese text the glossary lacks: one slot per jieba word, spelling nothing (embeddings may read it)."""
-    return [_Slot(start + a, start + b, (), "", (), text[start + a:start + b])
-            for a, b in zh_word_spans(text[start:end])]
+def _term(start: int, end: int, phrases: tuple[str, ...]) -> _Slot:
+    """The slot of a glossary term: the stems (and plural-only forms) of its English phrases."""
+    alts = tuple(dict.fromkeys(tuple(_stem(w) for w in split_words(p)) for p in phrases))
+    lights = tuple(dict.fromkeys(tuple(_light(w) for w in split_words(p)) for p in phrases))
+    return _Slot(start, end, alts, "", lights)
+
+
+def _unknown(text: str, start: int, end: int, dictionary: bool = False,
+             soft: dict[int, tuple[str, ...]] | None = None) -> list[_Slot]:
+    """Chinese text the glossary lacks (but for one-character terms, `soft`: position -> phrases):
+    with `dictionary`, its dictionary words by longest match, spelling their senses; a one-character
+    term outside them keeps its glossary slot; the rest one slot per jieba word, spelling nothing."""
+    out, pos = [], start
+    for a, b, senses in zh_dictionary.lookup_spans(text[start:end]) if dictionary else []:
+        if start + a > pos:
+            out += _gap(text, pos, start + a, soft or {})
+        alts: dict[tuple[str, ...], bool] = {}
+        for phrase, verb in senses:
+            seq = tuple(_stem(w) for w in split_words(phrase))
+            alts[seq] = alts.get(seq, True) and verb  # a noun sense of the same words wins
+        out.append(_Slot(start + a, start + b, tuple(alts), "", (), text[start + a:start + b], tuple(alts.values())))
+        pos = start + b
+    return out + _gap(text, pos, end, soft or {}) if pos < end else out
+
+
+def _gap(text: str, start: int, end: int, soft: dict[int, tuple[str, ...]]) -> list[_Slot]:
+    """Slots of text no dictionary word covers: one-character glossary terms, else jieba words."""
+    out, pos = [], start
+    for i in [*sorted(k for k in soft if start <= k < end), end]:
+        if i > pos:
+            out += [_Slot(pos + a, pos + b, (), "", (), text[pos + a:pos + b]) for a, b in zh_word_spans(text[pos:i])]
+        if i < end:
+            out.append(_term(i, i + 1, soft[i]))
+        pos = i + 1
+    return out
+
+
+def _participle(word: str) -> bool:
+    """A value word naming a state ("used", "refurbished"), which a verb sense ("to use") does not name."""
+    return len(word) > 3 and word.lower().endswith("ed")
 
 
 def _is_language_field(values: Sequence[str]) -> bool:
@@ -148,28 +207,33 @@ def _content(seq: tuple[str, ...]) -> list[int]:
     return [i for i, w in enumerate(seq) if w not in EN_STOPWORDS] or list(range(len(seq)))
 
 
-def _consume(slots: list[_Slot], i: int, seq: tuple[str, ...], light: bool = False) -> int | None:
-    """Index after the slots from `i` that spell `seq` exactly, or None."""
+def _consume(slots: Sequence[_Slot], i: int, seq: tuple[str, ...], light: bool = False,
+             raws: tuple[str, ...] = ()) -> int | None:
+    """Index after the slots from `i` that spell `seq` exactly, or None. `raws`, the value's words
+    aligned with `seq` (when known), keep a verb sense from spelling a participle ("used")."""
     if not seq:
         return i
     if i >= len(slots):
         return None
-    for alt in slots[i].lights if light else slots[i].alts:
+    alts = slots[i].lights if light else slots[i].alts
+    for k_alt, alt in enumerate(alts):
+        if not light and slots[i].verbs and slots[i].verbs[k_alt] and any(map(_participle, raws[:len(alt)])):
+            continue
         if alt and tuple(seq[:len(alt)]) == alt:
-            end = _consume(slots, i + 1, seq[len(alt):], light)
+            end = _consume(slots, i + 1, seq[len(alt):], light, raws[len(alt):])
             if end is not None:
                 return end
         # a closed compound for an open one: "quickstart" spells `quick_start`
         for k in range(2, len(seq) + 1) if len(alt) == 1 else ():
             if "".join(seq[:k]) == alt[0]:
-                end = _consume(slots, i + 1, seq[k:], light)
+                end = _consume(slots, i + 1, seq[k:], light, raws[k:])
                 if end is not None:
                     return end
     # an open compound for a closed one: "white papers" spells `whitepaper`
     if i + 1 < len(slots) and slots[i].raw and slots[i + 1].raw and slots[i + 1].start - slots[i].end <= 1:
         norm = _light if light else _stem
         if norm(slots[i].raw + slots[i + 1].raw) == seq[0]:
-            return _consume(slots, i + 2, seq[1:], light)
+            return _consume(slots, i + 2, seq[1:], light, raws[1:])
     return None
 
 
@@ -180,10 +244,12 @@ def _clipped(raw: str, word: str) -> bool:
 
 
 def lexical_hits(text: str, field: str, values: Sequence[str],
-                 aliases: dict[str, tuple[str, ...]] | None = None) -> list[ValueHit]:
+                 aliases: dict[str, tuple[str, ...]] | None = None, glossary: Glossary = (),
+                 dictionary: bool = False) -> list[ValueHit]:
     """Every exact, alias and partial match of the field's values in `text` (not yet resolved)."""
-    slots, hits = _slots(text), []
+    slots, hits = _slots(text, glossary, dictionary), []
     language = _is_language_field(values)
+    owners = Counter(w for v in values for w in {_stem(x) for x in split_words(v)})  # values per word
     for value in values:
         words = [w.lower() for w in split_words(value)]
         for seq, kind in _forms(value, tuple((aliases or {}).get(value, ())), language):
@@ -193,17 +259,23 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
                 continue
             content = _content(seq)
             loose = value not in (aliases or {})  # declared spellings replace guessing from parts
+            raws = tuple(words) if len(words) == len(seq) else ()
             for i in range(len(slots)):
-                end = _consume(slots, i, seq, not loose)
+                end = _consume(slots, i, seq, not loose, raws)
                 if end is not None:
                     hits.append(ValueHit(field, value, slots[i].start, slots[end - 1].end, 1.0, kind))
                     continue
                 # partial: this slot spells some of the value's content words, in order
-                for alt in slots[i].alts if loose else ():
+                for k_alt, alt in enumerate(slots[i].alts if loose else ()):
                     n = len(alt)
+                    verb = bool(slots[i].verbs) and slots[i].verbs[k_alt]
                     for j in content:
+                        if verb and any(map(_participle, raws[j:j + n])):
+                            continue
                         if tuple(seq[j:j + n]) == alt and alt[0] not in EN_STOPWORDS:
                             share = len([k for k in content if j <= k < j + n]) / len(content)
+                            if j <= content[-1] < j + n and owners[seq[content[-1]]] == 1:
+                                share = (1 + share) / 2  # the head word, and only this value has it
                             hits.append(ValueHit(field, value, slots[i].start, slots[i].end, share, "partial"))
                             break
                 if loose and kind == "exact" and slots[i].raw and len(words) == len(seq):
@@ -216,7 +288,7 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
 
 def _phrases(text: str, covered: list[tuple[int, int]], size: int = 3) -> list[tuple[int, int, str]]:
     """Runs of up to `size` content slots not covered by a lexical hit: (start, end, text)."""
-    slots = [s for s in _slots(text) if not any(a < s.end and s.start < b for a, b in covered)]
+    slots = [s for s in _slots(text, (), False) if not any(a < s.end and s.start < b for a, b in covered)]
     slots = [s for s in slots if not (s.raw in EN_STOPWORDS or s.raw.isdigit() or s.zh in ZH_STOPWORDS)]
     out = []
     for i in range(len(slots)):
@@ -254,7 +326,9 @@ def embedding_hits(text: str, field: str, values: Sequence[str], embed: Embed, s
     phrases = _phrases(text, covered)
     sims = [{v: c for c, v in _ranked(embed, phrase, names)} for _, _, phrase in phrases]
     out = []
-    for k, (start, end, _) in enumerate(phrases):
+    for k, (start, end, phrase) in enumerate(phrases):
+        if settings.chinese_only and (_LATIN.search(phrase) or not _CJK.search(phrase)):
+            continue  # the other phrases still set the reference of relative scores
         scores = dict(sims[k])
         others = [sims[j] for j in range(len(phrases)) if j != k
                   and not (phrases[j][0] < end and start < phrases[j][1])]  # phrases that do not overlap this one
@@ -285,10 +359,14 @@ def resolve(hits: list[ValueHit], settings: MatchSettings) -> list[ValueHit]:
 
 
 def match_values(text: str, fields: Sequence[tuple[str, Sequence[str], dict[str, tuple[str, ...]]]],
-                 embed: Embed | None = None, settings: MatchSettings | None = None) -> list[ValueHit]:
-    """Declared values named in `text`, over all `(field, values, aliases)` given, resolved."""
+                 embed: Embed | None = None, settings: MatchSettings | None = None,
+                 glossary: dict[str, tuple[str, ...]] | None = None) -> list[ValueHit]:
+    """Declared values named in `text`, over all `(field, values, aliases)` given, resolved.
+    `glossary` adds Chinese terms of this schema (`value_glossary.parallel_terms` of its descriptions)."""
     settings = settings or MatchSettings()
-    lexical = [h for name, values, aliases in fields for h in lexical_hits(text, name, values, aliases)]
+    terms = tuple(sorted((glossary or {}).items()))
+    lexical = [h for name, values, aliases in fields
+               for h in lexical_hits(text, name, values, aliases, terms, settings.dictionary)]
     hits = list(lexical)
     if embed is not None and settings.embedding is not None:
         covered = [(h.start, h.end) for h in resolve(lexical, settings)]

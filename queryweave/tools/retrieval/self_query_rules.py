@@ -16,6 +16,7 @@ from langchain_core.structured_query import Comparator, Comparison
 from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings, match_values
 from queryweave.tools.retrieval.self_query_negation import negated
 from queryweave.tools.retrieval.self_query_schema import FieldSpec, MetadataSchema
+from queryweave.tools.understanding.value_glossary import parallel_terms
 
 Y = r"((?:19|20)\d{2})"
 _YEAR_RULES: list[tuple[str, str]] = [
@@ -101,8 +102,9 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
                   settings: MatchSettings | None = None) -> RuleResult:
     """Conditions the rules can read from `question` (only fields and values the schema declares).
 
-    Values are found by `self_query_match.match_values` (inflection, spelling, glossary, aliases and,
-    with `embed`, embedding similarity); negated mentions give `ne` / `nin`.
+    Values are found by `self_query_match.match_values` (inflection, spelling, glossary, the terms the
+    schema's bilingual descriptions pair up, a general dictionary, aliases and, with `embed`,
+    embedding similarity); negated mentions give `ne` / `nin`.
     """
     spans: list[tuple[int, int]] = []
     conds: list[Comparison] = []
@@ -114,7 +116,9 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
         spans += where
     fields = [(f.name, f.values, _author_aliases(f)) for f in schema.fields
               if f.values and f.type not in {"integer", "float"}]
-    hits = match_values(question, fields, embed, settings) if fields else []
+    use = settings is None or settings.descriptions
+    terms = parallel_terms(schema.document_contents, *(f.description for f in schema.fields)) if use else {}
+    hits = match_values(question, fields, embed, settings, terms) if fields else []
     negative = negated(question, hits)
     for spec in schema.fields:
         mine = [(i, h) for i, h in enumerate(hits) if h.field == spec.name]

