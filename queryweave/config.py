@@ -34,6 +34,13 @@ def _env_int(name: str, default: int) -> int:
         return default
 
 
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(_env(name, str(default)))
+    except ValueError:
+        return default
+
+
 def _env_bool(name: str, default: bool) -> bool:
     raw = _env(name, "").strip().lower()
     if not raw:
@@ -93,6 +100,12 @@ class Context:
     max_attempts: int = field(
         default_factory=lambda: _env_int("MAX_ATTEMPTS", 2),
         metadata={"description": "Answer attempts before the reflection loop stops (bounded re-query)."},
+    )
+    min_confidence: float = field(
+        default_factory=lambda: _env_float("MIN_CONFIDENCE", 0.0),
+        metadata={"description": "Extractive answers whose confidence is below this are withheld: declined with "
+                  "the nearest pages, the answer kept in `withheld` (0: off, the default; cuts chosen on other "
+                  "knowledge bases did not transfer, bench/results_answers.md)."},
     )
     sql_samples: int = field(
         default_factory=lambda: _env_int("SQL_SAMPLES", 1),

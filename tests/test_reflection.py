@@ -67,17 +67,17 @@ def test_an_answer_is_read_with_the_titles_of_the_pages_it_cites():
     assert answer_relevance(question, answer, titles=["温室种植"]) == answer_relevance(question, answer)
 
 
-def test_an_extractive_answer_below_the_confidence_cut_is_withheld(ctx, monkeypatch):
+def test_an_extractive_answer_below_min_confidence_is_withheld(ctx):
     q = "What is the default value of max_connections?"
     answered = graph.invoke({"question": q}, context=ctx)
     assert not answered.get("abstained") and answered["citations"]
-    monkeypatch.setattr("queryweave.nodes.reflect.ABSTAIN_CONFIDENCE_BELOW", answered["confidence"] + 0.01)
-    out = graph.invoke({"question": q}, context=ctx)
+    out = graph.invoke({"question": q}, context=replace(ctx, min_confidence=answered["confidence"] + 0.01))
     assert out["abstained"] is True and out["citations"] == [] and out["confidence"] == 0.0
     assert out["withheld"]["answer"] == answered["answer"]  # kept apart, for a UI to show as a lead
     assert out["withheld"]["confidence"] == answered["confidence"]
     assert out["nearest"] and "[1]" not in out["answer"]
-    off = graph.invoke({"question": q}, context=replace(ctx, features="confidence_cut=off"))
+    off = graph.invoke({"question": q}, context=replace(ctx, min_confidence=answered["confidence"] + 0.01,
+                                                        features="abstain=off"))
     assert off["answer"] == answered["answer"] and not off.get("abstained")
 
 

@@ -29,7 +29,6 @@ from queryweave.nodes.common import knowledge_base, language_of, query_of, timed
 from queryweave.nodes.generate import abstention, embedder, embedding_down
 from queryweave.tools.common.text import detect_language
 from queryweave.tools.grounding.confidence import probability
-from queryweave.tools.grounding.confidence_weights import ABSTAIN_CONFIDENCE_BELOW
 from queryweave.tools.grounding.detector import THRESHOLD, UNSURE_MARGIN, groundedness
 from queryweave.tools.grounding.relevance import answer_relevance
 from queryweave.tools.stores.embeddings import EmbeddingError
@@ -40,13 +39,12 @@ MIN_RELEVANCE = 0.35
 
 
 def confidence_cut(ctx: Any, extractive: bool) -> float:
-    """The confidence below which an extractive answer is withheld (0.0: never): `ABSTAIN_CONFIDENCE_BELOW`,
-    chosen by leaving whole knowledge bases out (`bench/fit_abstain_cut.py`); off with
-    `features=confidence_cut=off` or when abstaining is off. An LLM's answer has no such cut: its
-    confidence is not the extractive one the cut was chosen on."""
-    if not extractive or not ctx.feature("abstain") or not ctx.feature("confidence_cut"):
+    """The confidence below which an extractive answer is withheld: `min_confidence` (0.0, off, by default:
+    no cut chosen on other knowledge bases gained where it was scored, `bench/fit_abstain_cut.py`).
+    Never for an LLM's answer, whose confidence is not the extractive one, nor with abstaining off."""
+    if not extractive or not ctx.feature("abstain"):
         return 0.0
-    return ABSTAIN_CONFIDENCE_BELOW
+    return max(0.0, float(ctx.min_confidence or 0.0))
 
 
 def same_language(question: str, answer: str) -> bool:

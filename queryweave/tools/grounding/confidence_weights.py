@@ -5,6 +5,3 @@ bench/results_answers.md)."""
 WEIGHTS: dict[str, float] = {}
 ABSTAIN_COVERAGE_BELOW: float = 0.5
 FITTED_ON: list[str] = ["samples", "hotpot", "cmrc"]
-# An extractive answer whose final confidence is below this is withheld (`nodes/reflect.py`), chosen by
-# leaving whole knowledge bases out (`bench/fit_abstain_cut.py`).
-ABSTAIN_CONFIDENCE_BELOW: float = 0.70

@@ -55,6 +55,7 @@ _TICKS = re.compile(r"`([^`]+)`")
 _ONE_SPAN = re.compile(r"`[^`]+`")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 CODE_PREFIX = "code: "
+SHORT_UNIT = 12  # tokens: a unit this short that names nothing asked for leans on the sentence before
 ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
 
 
@@ -232,9 +233,10 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         # "The default is 100." answers "default max_connections" when the sentence before names it: a
         # unit that finds most of the question in that sentence is shown, and scored, with it.
         lead_text, lead_toks = before[i]
-        # A unit that states the kind of thing asked for but names nothing of the question ("对此你可以使用
-        # `jsonable_encoder`。", "Defaults to `600`.") is read with its sentence before too.
-        states = (asks_value and bool(_DIGIT.search(unit))) or (asks_identifier and bool(_IDENTIFIER.search(unit)))
+        # A short unit that states the kind of thing asked for but names nothing of the question ("对此你可以
+        # 使用`jsonable_encoder`。", "Defaults to `600`.") continues its sentence before: it is read with it too.
+        states = len(toks) <= SHORT_UNIT and ((asks_value and bool(_DIGIT.search(unit)))
+                                              or (asks_identifier and bool(_IDENTIFIER.search(unit))))
         cov_ctx = (_coverage(q_tokens, q_cross, toks | lead_toks, idf) / q_weight
                    if lead_text and (cov or states) else 0.0)
         lean = cov_ctx - cov > cov and not lead_text.startswith(CODE_PREFIX)
