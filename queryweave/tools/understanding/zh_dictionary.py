@@ -72,6 +72,11 @@ def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
     return {k: tuple(dict.fromkeys(v)) for k, v in raw.items()}
 
 
+def entries() -> list[tuple[str, tuple[tuple[str, bool], ...]]]:
+    """Every (Chinese word, senses) of the dictionary (empty when it is not installed)."""
+    return list(_table().items())
+
+
 def available() -> bool:
     """Whether the dictionary data is installed."""
     return bool(_table())
