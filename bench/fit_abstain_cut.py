@@ -38,13 +38,14 @@ CONFIDENCE_CUTS = [0.0] + [round(0.60 + 0.01 * i, 2) for i in range(21)]
 BEFORE = (0.5, 0.0)  # the coverage cut shipped before this script, no confidence cut
 
 
-def prepare(rows: list[dict]) -> list[dict]:
-    """Per row what the cuts read: passage coverage, whether each cut may judge it, the confidence."""
+def prepare(rows: list[dict], across: bool = False) -> list[dict]:
+    """Per row what the cuts read: passage coverage, whether each cut may judge it, the confidence.
+    `across`: the coverage cut judges answers from passages in the other language too."""
     for r in rows:
         f = r.get("features") or {}
         answered = not r["abstained"] and bool(f)
         r["_cov"] = float(f.get("passage_coverage", 1.0))
-        r["_cov_applies"] = answered and coverage_cut_applies(r["question"], r.get("cited") or [])
+        r["_cov_applies"] = answered and coverage_cut_applies(r["question"], r.get("cited") or [], across=across)
         r["_conf_applies"] = answered and same_language(r["question"], r["answer"])
         r["_conf"] = float(r.get("confidence") or 0.0)
     return rows
@@ -85,8 +86,11 @@ def cells(rows: list[dict], cuts: tuple[float, float]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("groups", nargs="+", help="GROUP=items.jsonl[,items2.jsonl]")
+    ap.add_argument("--across-languages", action="store_true",
+                    help="the coverage cut also judges answers from passages in the other language")
     args = ap.parse_args()
-    groups = {g.split("=", 1)[0]: prepare(load(g.split("=", 1)[1].split(","))) for g in args.groups}
+    groups = {g.split("=", 1)[0]: prepare(load(g.split("=", 1)[1].split(",")), args.across_languages)
+              for g in args.groups}
     print("cells: right / abst.rec / wrong abst. / contains")
     print("| held-out group | n | both off | before (coverage 0.5) | cuts chosen without it | chosen |")
     print("|---|---|---|---|---|---|")

@@ -77,14 +77,16 @@ def coverage_terms(question: str) -> set[str]:
     return _content_words(_ASKING.sub(" ", question))
 
 
-def coverage_cut_applies(question: str, evidence: list[str]) -> bool:
+def coverage_cut_applies(question: str, evidence: list[str], across: bool = False) -> bool:
     """Whether the coverage cut can judge this answer: passages in the question's language (words are not
     compared across languages) and at least `MIN_TERMS_FOR_CUT` words besides request words and years (a
     share of three or four words moves by a third with one paraphrased word: "kill queries that run too
     long" for statement_timeout). The length counts question words, as it did before they left the share:
-    the same questions are judged, only by the words a passage can hold."""
+    the same questions are judged, only by the words a passage can hold. `across`: passages in the other
+    language too (their words read through the glossary and the general dictionary), measured in
+    `bench/fit_abstain_cut.py --across-languages`."""
     return (len(_content_words(question)) >= MIN_TERMS_FOR_CUT
-            and detect_language(" ".join(evidence)) == detect_language(question))
+            and (across or detect_language(" ".join(evidence)) == detect_language(question)))
 
 
 def answer_features(question: str, answer: str, evidence: list[str], docs: list[dict[str, Any]],
