@@ -68,3 +68,11 @@ def test_loader_strips_the_markup_before_chunking(tmp_path) -> None:
     assert "docs_src" not in doc.text.split("```")[0]
     assert "/// tip" not in doc.text and "The defaults are restrictive." in doc.text
     assert doc.metadata["title"] == "CORS"
+
+
+def test_hugo_shortcodes_and_vitepress_containers() -> None:
+    page = ('{{< note >}}\nA {{< glossary_tooltip text="Pod" term_id="pod" >}} runs containers.\n{{< /note >}}\n'
+            '::: tip\nVitePress tip text.\n:::\n{{% code_sample file="pods/simple-pod.yaml" %}}\n')
+    clean = strip_site_markup(page)
+    assert "A Pod runs containers." in clean and "VitePress tip text." in clean
+    assert "{{" not in clean and ":::" not in clean and "simple-pod" not in clean

@@ -5,7 +5,10 @@ build replaces and a reader never sees:
 - include macros: `{* ../../docs_src/cors/tutorial001.py hl[2,6] *}`, `{! docs/snippet.md !}` and
   pymdown snippets `--8<-- "file.md"` (the included code is not in the page);
 - admonition fences: pymdown blocks `/// tip | Tip` ... `///`, Material `!!! note "Title"` /
-  `??? info`, Docusaurus `:::tip Title` ... `:::` (the fence lines go, the admonition's text stays).
+  `??? info`, Docusaurus / VitePress `:::tip Title` / `::: tip` ... `:::` (the fence lines go, the
+  admonition's text stays);
+- Hugo shortcodes: `{{< note >}}` ... `{{< /note >}}` and `{{% ... %}}` go; one that carries text
+  shows it (`{{< glossary_tooltip text="Pods" term_id="pod" >}}` reads "Pods").
 Left in, they became answer text ("{* ../../docs_src/... *} [2]", "/// note — 注意") and search
 terms ("tutorial001_py310", "hl"). Fenced code blocks are left as they are. Nothing here is specific
 to one site: these are the documented syntaxes of the three generators.
@@ -19,7 +22,9 @@ _INCLUDE = re.compile(r"\{\*.*?\*\}|\{!.*?!\}")
 _SNIPPET = re.compile(r"^\s*-{2}8<-{2}(?:\s+.*)?$")
 _BLOCK_FENCE = re.compile(r"^\s*/{3,}(?:\s*[A-Za-z][\w-]*(?:\s*\|.*)?)?\s*$")  # "/// tip | Tip", "///"
 _MATERIAL = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+[A-Za-z][\w-]*(?:\s+(?:\".*\"|'.*'))?\s*$")  # !!! note "Title"
-_DOCUSAURUS = re.compile(r"^\s*:{3,}(?:[A-Za-z][\w-]*.*)?\s*$")  # ":::tip Title", ":::"
+_DOCUSAURUS = re.compile(r"^\s*:{3,}(?:\s*[A-Za-z][\w-]*.*)?\s*$")  # ":::tip Title", "::: tip", ":::"
+_SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*[\w.-]+(?P<args>[^{}]*?)[>%]\}\}")
+_TEXT_ARG = re.compile(r"\btext\s*=\s*\"([^\"]*)\"")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
@@ -31,7 +36,12 @@ def is_directive(line: str) -> bool:
         return False
     if _SNIPPET.match(line) or _BLOCK_FENCE.match(line) or _MATERIAL.match(line) or _DOCUSAURUS.match(line):
         return True
-    return not _INCLUDE.sub("", stripped).strip()
+    return not _SHORTCODE.sub("", _INCLUDE.sub("", stripped)).strip()
+
+
+def _shortcode_text(match: re.Match[str]) -> str:
+    found = _TEXT_ARG.search(match.group("args") or "")
+    return found.group(1) if found else ""
 
 
 def strip_site_markup(text: str) -> str:
@@ -49,5 +59,7 @@ def strip_site_markup(text: str) -> str:
         elif is_directive(line):
             out.append("")
         else:
+            if "{{" in line:
+                line = _SHORTCODE.sub(_shortcode_text, line)
             out.append(_INCLUDE.sub("", line).rstrip() if "{*" in line or "{!" in line else line)
     return "\n".join(out) + ("\n" if text.endswith("\n") else "")
