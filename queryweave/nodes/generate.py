@@ -22,6 +22,7 @@ from queryweave.prompts import pick
 from queryweave.prompts.generate import NEAREST, NOT_ANSWERED_FOR, NOT_FOUND, NOTHING_ABOUT, SYSTEM
 from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.common.validation import fence_passages
+from queryweave.tools.grounding.attributes import unstated_attributes
 from queryweave.tools.grounding.confidence import fixed_mix, type_match
 from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
 from queryweave.tools.grounding.coverage import (
@@ -220,6 +221,10 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         setting = unsupported_identifiers(typed, evidence)
         if setting:  # the setting or function asked about is named nowhere in the answer's passages
             return out | abstention(question, docs, lang, setting, in_corpus=True) | {"confidence_features": feats}
+        if ctx.feature("attribute_check") and unstated_attributes(question, ext.answer):
+            # "what is the default …" answered by sentences that never speak of a default: the knowledge
+            # base describes the thing, not the attribute asked about
+            return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
         cut = ABSTAIN_COVERAGE_BELOW if ctx.feature("coverage_cut") else 0.0  # off: to fit it (bench/fit_confidence.py)
         if feats["passage_coverage"] < cut and coverage_cut_applies(question, evidence):
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
