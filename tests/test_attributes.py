@@ -13,6 +13,12 @@ def test_a_default_asked_for_must_be_spoken_of() -> None:
     assert unstated_attributes("If unset, what does max_age default to?", "If not set, browsers cache for 5 s.") == []
 
 
+def test_code_keywords_state_no_default() -> None:
+    code = "`import { defineConfig } from 'vite' export default defineConfig({ test: { globals: true } })`"
+    assert unstated_attributes("Vitest 不配置 environment 时默认用什么测试环境？", code) == ["default"]
+    assert unstated_attributes("What is the default of q?", "`q: str | None = Query(default=None)`") == []
+
+
 def test_default_qualifying_another_attribute_is_met_by_that_one() -> None:
     assert unstated_attributes("PgBouncer 默认监听哪个端口？", "PgBouncer listens on port 6432.") == []
     assert unstated_attributes("Which port does the API server use by default?",

@@ -30,11 +30,15 @@ def asked_attributes(question: str) -> list[str]:
     return [name for name, (asks, _) in ATTRIBUTES.items() if asks.search(question)]
 
 
+_SYNTAX = re.compile(r"\bexport\s+default\b|\bdefault\s*:(?=\s*(?:return|break))|\bcase\b[^:]*:|\bswitch\b", re.I)
+
+
 def unstated_attributes(question: str, answer: str) -> list[str]:
     """The asked attributes the answer never names (an answer to "what is the default …" that speaks of
     no default). "Default" qualifies another attribute when the question asks for one ("默认监听哪个端口"):
     an answer that names that one ("listens on port 6432") states it."""
     asked = asked_attributes(question)
+    answer = _SYNTAX.sub(" ", answer)  # a keyword of code (JavaScript's `export default`) states no default
     missing = [name for name in asked if not ATTRIBUTES[name][1].search(answer)]
     if "default" in missing and any(name not in missing for name in asked if name != "default"):
         missing.remove("default")
