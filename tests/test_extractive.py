@@ -201,3 +201,9 @@ def test_sentences_that_share_names_but_not_numbers_are_no_translation() -> None
     assert is_translation(("从 JDK 9 开始默认垃圾回收器是 G1。",), ("G1 is the default collector since JDK 9.",))
     assert not is_translation(("JDK 11 起 G1 更快。",), ("G1 is the default collector since JDK 9.",))
     assert not is_translation(("G1 is the default.",), ("G1 is the default collector since JDK 9.",))  # one language
+
+
+def test_italics_are_rendered_as_plain_text_and_arithmetic_is_not() -> None:
+    assert render("FastAPI 为每个*路径操作*使用一个唯一 ID") == "FastAPI 为每个路径操作使用一个唯一 ID"
+    assert render("Use the *path operation* decorator") == "Use the path operation decorator"
+    assert render("compute 2*3*4 or a * b") == "compute 2*3*4 or a * b"

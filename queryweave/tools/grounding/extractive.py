@@ -49,6 +49,8 @@ _IDENTIFIER = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+
                          r"(?<![\w-])--?[a-z][\w-]+|\b\w+\(\)")
 _DIGIT = re.compile(r"\d")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+# *italics* (not `a * b`, not a list star, not inside a word: "2*3*4" stays); `_x_` is left alone (snake_case)
+_ITALIC = re.compile(r"(?<![A-Za-z0-9*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![A-Za-z0-9*])")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
 _TICKS = re.compile(r"`([^`]+)`")
@@ -144,6 +146,7 @@ def render(unit: str) -> str:
     text = _TAG.sub("", unit)
     text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1), text)
     text = _EMPHASIS.sub(r"\2", text)
+    text = _ITALIC.sub(r"\1", text)
     text = _TICKS.sub(r"\1", text)
     if " | " in text:
         first, *rest = text.split(" | ")
