@@ -297,3 +297,13 @@ def test_dictionary_proper_nouns_and_a_sense_ending_in_the_fields_name():
     assert conds("除了小米以外的手表", schema) == {("brand", "ne", "xiaomi")}
     # 亚太区 "Asia Pacific region": the value's words, then the field's name
     assert conds("亚太区的员工", schema) == {("region", "eq", "asia_pacific")}
+
+
+def test_the_collections_noun_stands_in_for_a_values_head():
+    schema = MetadataSchema.from_dict({"document_contents": "Internal documents of a company: policies, checklists.",
+                                       "fields": [{"name": "policy_type", "values": [
+                                           "onboarding_checklist", "leave_policy", "expense_policy", "benefits_overview"]}]})
+    assert conds("onboarding docs for interns", schema) == {("policy_type", "eq", "onboarding_checklist")}
+    assert conds("onboarding for interns", schema) == set()  # half the value only
+    # "policies" names the collection but is a word of the field's values: no stand-in for another head
+    assert conds("benefits policies", schema) == set()

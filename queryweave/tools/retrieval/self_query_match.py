@@ -273,6 +273,10 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
                     # which names the value only where the head or distinctive-word rule says so
                     for part, whole in ((alt, True), (alt[-1:], False)) if len(alt) > 1 else ((alt, True),):
                         share = _part_share(seq, content, owners, part, whole, raws if verb else ())
+                        if share is not None and share < 1 and len(content) > 1 \
+                                and part == tuple(seq[k] for k in content[:-1]) \
+                                and i + 1 < len(slots) and _names_collection(slots[i + 1], domain - set(owners)):
+                            share = (1 + share) / 2  # "onboarding docs": the collection's noun for the head
                         if share is not None:
                             hits.append(ValueHit(field, value, slots[i].start, slots[i].end, share, "partial"))
                             break
@@ -306,6 +310,15 @@ def _part_share(seq: tuple[str, ...], content: list[int], owners: Counter, part:
                 return (1 + share) / 2  # the words only this value has ("leave" of `leave_policy`)
             return share if whole else None
     return None
+
+
+def _names_collection(slot: _Slot, domain: frozenset[str]) -> bool:
+    """The slot is a word the schema's `document_contents` calls its items by ("documents", "docs",
+    文档 "documentation"), which may stand in for a value's head ("onboarding docs" for
+    `onboarding_checklist`); a word of the field's values is no such stand-in (规定 "policy" among
+    `*_policy` values)."""
+    stems = {alt[0] for alt in slot.alts if len(alt) == 1}
+    return bool(stems & domain) or any(_clipped(slot.raw, w) for w in domain if slot.raw)
 
 
 def _distinctive(seq: tuple[str, ...], content: list[int], owners: Counter, a: int, b: int) -> bool:
