@@ -33,7 +33,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from queryweave.tools.common.text import EN_STOPWORDS, ZH_STOPWORDS, tokenize, zh_word_spans
+from queryweave.tools.common.text import EN_STOPWORDS, ZH_STOPWORDS, zh_word_spans
+from queryweave.tools.retrieval.self_query_words import (
+    abbreviation,
+    clipped,
+    compound_head,
+    part_share,
+    participle,
+    plural,
+    split_words,
+    stem,
+)
 from queryweave.tools.understanding import zh_dictionary
 from queryweave.tools.understanding.value_glossary import LANGUAGES, language_names, zh_segments
 
@@ -76,29 +86,6 @@ class ValueHit:
     kind: str  # exact | partial | alias | embedding
 
 
-@lru_cache(maxsize=4096)
-def _stem(word: str) -> str:
-    out = tokenize(word.lower(), stopwords=False)
-    return out[0] if out else word.lower()
-
-
-def _light(word: str) -> str:
-    """Plural -s/-es only: the inflection a declared spelling still allows ("LLMs" for "LLM"). A short
-    lower-case word is left whole: "news", "has", "its", "bus" are no plurals of "new", "ha", "it", "bu"."""
-    w = word.lower()
-    if len(w) > 4 and w.endswith(("ses", "xes", "ches", "shes")):
-        return w[:-2]
-    if len(w) <= 4 and word.islower():
-        return w
-    return w[:-1] if len(w) > 2 and w.endswith("s") and not w.endswith("ss") else w
-
-
-def split_words(value: str) -> list[str]:
-    """Words of an identifier or phrase: snake_case, kebab-case, camelCase and spaces split."""
-    value = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2,})", " ", value)
-    return [w for w in re.split(r"[\s_\-/.:]+", value) if w]
-
-
 @dataclass(frozen=True)
 class _Slot:
     start: int
@@ -123,7 +110,7 @@ def _slots(text: str, glossary: Glossary = (), dictionary: bool = False) -> tupl
     may still read it)."""
     slots: list[_Slot] = []
     for m in _LATIN.finditer(text):
-        slots.append(_Slot(m.start(), m.end(), ((_stem(m.group()),),), m.group().lower(), ((_light(m.group()),),)))
+        slots.append(_Slot(m.start(), m.end(), ((stem(m.group()),),), m.group().lower(), ((plural(m.group()),),)))
     for m in re.finditer(r"[\u3400-\u9fff]+", text):
         run, base, pos = m.group(), m.start(), 0
         segs = zh_segments(run, dict(glossary))
@@ -139,8 +126,8 @@ def _slots(text: str, glossary: Glossary = (), dictionary: bool = False) -> tupl
 
 def _term(start: int, end: int, phrases: tuple[str, ...]) -> _Slot:
     """The slot of a glossary term: the stems (and plural-only forms) of its English phrases."""
-    alts = tuple(dict.fromkeys(tuple(_stem(w) for w in split_words(p)) for p in phrases))
-    lights = tuple(dict.fromkeys(tuple(_light(w) for w in split_words(p)) for p in phrases))
+    alts = tuple(dict.fromkeys(tuple(stem(w) for w in split_words(p)) for p in phrases))
+    lights = tuple(dict.fromkeys(tuple(plural(w) for w in split_words(p)) for p in phrases))
     return _Slot(start, end, alts, "", lights)
 
 
@@ -155,7 +142,7 @@ def _unknown(text: str, start: int, end: int, dictionary: bool = False,
             out += _gap(text, pos, start + a, soft or {})
         alts: dict[tuple[str, ...], bool] = {}
         for phrase, verb in senses:
-            seq = tuple(_stem(w) for w in split_words(phrase))
+            seq = tuple(stem(w) for w in split_words(phrase))
             alts[seq] = alts.get(seq, True) and verb  # a noun sense of the same words wins
         out.append(_Slot(start + a, start + b, tuple(alts), "", (), text[start + a:start + b], tuple(alts.values())))
         pos = start + b
@@ -174,11 +161,6 @@ def _gap(text: str, start: int, end: int, soft: dict[int, tuple[str, ...]]) -> l
     return out
 
 
-def _participle(word: str) -> bool:
-    """A value word naming a state ("used", "refurbished"), which a verb sense ("to use") does not name."""
-    return len(word) > 3 and word.lower().endswith("ed")
-
-
 def _is_language_field(values: Sequence[str]) -> bool:
     return bool(values) and sum(v.lower() in LANGUAGES for v in values) * 2 >= len(values)
 
@@ -188,7 +170,7 @@ def _forms(value: str, aliases: tuple[str, ...], language: bool) -> tuple[tuple[
     """(word sequence, kind) for each spelling of a value; Chinese spellings are kept as raw text.
     Words are stems, or only plural-normalised when the value has declared aliases (the user has
     said how it is written, so "documents" is not `documentation`)."""
-    norm = _light if aliases else _stem
+    norm = plural if aliases else stem
     out: dict[tuple[str, ...], str] = {}
     words = split_words(value)
     spellings = [(" ".join(words), "exact"), ("".join(words), "exact")]
@@ -217,7 +199,7 @@ def _consume(slots: Sequence[_Slot], i: int, seq: tuple[str, ...], light: bool =
         return None
     alts = slots[i].lights if light else slots[i].alts
     for k_alt, alt in enumerate(alts):
-        if not light and slots[i].verbs and slots[i].verbs[k_alt] and any(map(_participle, raws[:len(alt)])):
+        if not light and slots[i].verbs and slots[i].verbs[k_alt] and any(map(participle, raws[:len(alt)])):
             continue
         if alt and tuple(seq[:len(alt)]) == alt:
             end = _consume(slots, i + 1, seq[len(alt):], light, raws[len(alt):])
@@ -231,16 +213,10 @@ def _consume(slots: Sequence[_Slot], i: int, seq: tuple[str, ...], light: bool =
                     return end
     # an open compound for a closed one: "white papers" spells `whitepaper`
     if i + 1 < len(slots) and slots[i].raw and slots[i + 1].raw and slots[i + 1].start - slots[i].end <= 1:
-        norm = _light if light else _stem
+        norm = plural if light else stem
         if norm(slots[i].raw + slots[i + 1].raw) == seq[0]:
             return _consume(slots, i + 2, seq[1:], light, raws[1:])
     return None
-
-
-def _clipped(raw: str, word: str) -> bool:
-    """`raw` is a clipped form of `word` ("docs" of "documentation", "ref" of "reference")."""
-    stem = raw[:-1] if raw.endswith("s") and len(raw) > 3 else raw
-    return 3 <= len(stem) <= min(6, 0.6 * len(word)) and word.lower().startswith(stem)
 
 
 def lexical_hits(text: str, field: str, values: Sequence[str],
@@ -250,7 +226,7 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
     `domain`: stems of the words that name the whole collection (its `document_contents`)."""
     slots, hits = _slots(text, glossary, dictionary), []
     language = _is_language_field(values)
-    owners = Counter(w for v in values for w in {_stem(x) for x in split_words(v)})  # values per word
+    owners = Counter(w for v in values for w in {stem(x) for x in split_words(v)})  # values per word
     for value in values:
         words = [w.lower() for w in split_words(value)]
         for seq, kind in _forms(value, tuple((aliases or {}).get(value, ())), language):
@@ -272,7 +248,7 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
                     # a sense of several words also stands for its head ("annual leave", "medical insurance"),
                     # which names the value only where the head or distinctive-word rule says so
                     for part, whole in ((alt, True), (alt[-1:], False)) if len(alt) > 1 else ((alt, True),):
-                        share = _part_share(seq, content, owners, part, whole, raws if verb else ())
+                        share = part_share(seq, content, owners, part, whole, raws if verb else ())
                         if share is not None and share < 1 and len(content) > 1 \
                                 and part == tuple(seq[k] for k in content[:-1]) \
                                 and i + 1 < len(slots) and _names_collection(slots[i + 1], domain - set(owners)):
@@ -285,31 +261,10 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
                 if loose and kind == "exact" and slots[i].raw and len(words) == len(seq) \
                         and slots[i].raw not in EN_STOPWORDS:  # "can" is no clipped "canon"
                     for w in words:
-                        if _clipped(slots[i].raw, w):
+                        if clipped(slots[i].raw, w):
                             share = 1 / len(content)
                             hits.append(ValueHit(field, value, slots[i].start, slots[i].end, share, "partial"))
     return hits
-
-
-def _part_share(seq: tuple[str, ...], content: list[int], owners: Counter, part: tuple[str, ...], whole: bool,
-                raws: tuple[str, ...] = ()) -> float | None:
-    """The score of `part` (stems) as some of the value's content words `seq`, in order: their share,
-    half-way to 1.0 for the value's head word when no other value of the field has it, or for all
-    the words only this value has; None when `part` is none of them. A part that is only the head of
-    a longer sense (`whole` false) counts only in the half-way cases. `raws`, given for a verb sense,
-    keeps it from naming a participle ("used")."""
-    n = len(part)
-    for j in content:
-        if raws and any(map(_participle, raws[j:j + n])):
-            continue
-        if tuple(seq[j:j + n]) == part and part[0] not in EN_STOPWORDS:
-            share = len([k for k in content if j <= k < j + n]) / len(content)
-            if j <= content[-1] < j + n and owners[seq[content[-1]]] == 1:
-                return (1 + share) / 2  # the head word, and only this value has it
-            if _distinctive(seq, content, owners, j, j + n):
-                return (1 + share) / 2  # the words only this value has ("leave" of `leave_policy`)
-            return share if whole else None
-    return None
 
 
 def _names_collection(slot: _Slot, domain: frozenset[str]) -> bool:
@@ -318,42 +273,7 @@ def _names_collection(slot: _Slot, domain: frozenset[str]) -> bool:
     `onboarding_checklist`); a word of the field's values is no such stand-in (规定 "policy" among
     `*_policy` values)."""
     stems = {alt[0] for alt in slot.alts if len(alt) == 1}
-    return bool(stems & domain) or any(_clipped(slot.raw, w) for w in domain if slot.raw)
-
-
-def _distinctive(seq: tuple[str, ...], content: list[int], owners: Counter, a: int, b: int) -> bool:
-    """seq[a:b] holds every content word of the value that no other value of the field has, and the
-    rest of its words are shared (`leave_policy` among `*_policy` values: "leave" tells it apart)."""
-    own = [k for k in content if owners[seq[k]] == 1]
-    return bool(own) and len(own) < len(content) and all(a <= k < b for k in own)
-
-
-def _abbreviation(token: str, words: Sequence[str]) -> bool:
-    """An all-caps token spelling a prefix of each of the value's words in turn ("APAC" for
-    `asia_pacific`, "NA" for `north_america`, "B&O" for `bang-olufsen`); the value has two words or more."""
-    token = token.replace("&", "")  # "B&O" for `bang-olufsen`
-    if len(words) < 2 or len(token) < 2 or not token.isalpha() or not token.isupper():
-        return False
-
-    def spell(rest: str, k: int) -> bool:
-        if k == len(words):
-            return not rest
-        w = words[k]
-        return any(rest[:n] == w[:n] and spell(rest[n:], k + 1) for n in range(1, min(len(w), len(rest)) + 1))
-
-    return spell(token.lower(), 0)
-
-
-def _compound_head(head: str, word: str) -> bool:
-    """`head` (a stem) is the last part of the closed compound `word` ("phone" of "smartphone"): the
-    rest is an English word of three letters or more, no function word ("overtime" is no kind of
-    "time"), and the head four or more."""
-    vocabulary = zh_dictionary.english_words()
-    for cut in range(3, len(word) - 3):
-        first, last = word[:cut], word[cut:]
-        if _stem(last) == head and first not in EN_STOPWORDS and (first in vocabulary if vocabulary else len(first) >= 4):
-            return True
-    return False
+    return bool(stems & domain) or any(clipped(slot.raw, w) for w in domain if slot.raw)
 
 
 def _other_forms(text: str, slot: _Slot, field: str, values: Sequence[str], value: str, seq: tuple[str, ...],
@@ -363,9 +283,9 @@ def _other_forms(text: str, slot: _Slot, field: str, values: Sequence[str], valu
     and a sense that names the value followed by the field's name (亚太区 "Asia Pacific region" in
     the field `region`). A head that names the whole collection ("book" in a library) picks no value."""
     out = []
-    if slot.raw and _abbreviation(text[slot.start:slot.end], [w for w in words if w.isalpha()]):
+    if slot.raw and abbreviation(text[slot.start:slot.end], [w for w in words if w.isalpha()]):
         out.append(ValueHit(field, value, slot.start, slot.end, 1.0, "abbreviation"))
-    field_words = {_stem(w) for w in split_words(field)}
+    field_words = {stem(w) for w in split_words(field)}
     for alt in slot.alts:
         if len(alt) > len(seq) and alt[:len(seq)] == seq and set(alt[len(seq):]) <= field_words:
             out.append(ValueHit(field, value, slot.start, slot.end, 1.0, "exact"))
@@ -373,7 +293,7 @@ def _other_forms(text: str, slot: _Slot, field: str, values: Sequence[str], valu
         last = words[content[-1]]
         heads = {alt[-1] for alt in slot.alts if alt and len(alt[-1]) >= 4 and alt[-1] not in domain}
         for head in heads:
-            if _compound_head(head, last) and sum(_compound_head(head, w.lower()) for v in values
+            if compound_head(head, last) and sum(compound_head(head, w.lower()) for v in values
                                                   for w in split_words(v)) == 1:
                 out.append(ValueHit(field, value, slot.start, slot.end, 0.75, "partial"))
                 break
@@ -460,7 +380,7 @@ def match_values(text: str, fields: Sequence[tuple[str, Sequence[str], dict[str,
     `domain` is the text that says what the collection is (the schema's `document_contents`)."""
     settings = settings or MatchSettings()
     terms = tuple(sorted((glossary or {}).items()))
-    names = frozenset(_stem(w) for w in _LATIN.findall(domain))
+    names = frozenset(stem(w) for w in _LATIN.findall(domain))
     lexical = [h for name, values, aliases in fields
                for h in lexical_hits(text, name, values, aliases, terms, settings.dictionary, names)]
     hits = list(lexical)

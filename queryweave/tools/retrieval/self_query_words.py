@@ -1,0 +1,105 @@
+"""Word forms of declared values for self-query matching: stems, plurals, identifier words, clipped
+forms, participles, abbreviations, the heads of closed compounds, and a value's distinctive words.
+
+Pure functions of words (no schema, no question), used by `self_query_match`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+
+from queryweave.tools.common.text import EN_STOPWORDS, tokenize
+from queryweave.tools.understanding import zh_dictionary
+
+
+@lru_cache(maxsize=4096)
+def stem(word: str) -> str:
+    out = tokenize(word.lower(), stopwords=False)
+    return out[0] if out else word.lower()
+
+
+def plural(word: str) -> str:
+    """Plural -s/-es only: the inflection a declared spelling still allows ("LLMs" for "LLM"). A short
+    lower-case word is left whole: "news", "has", "its", "bus" are no plurals of "new", "ha", "it", "bu"."""
+    w = word.lower()
+    if len(w) > 4 and w.endswith(("ses", "xes", "ches", "shes")):
+        return w[:-2]
+    if len(w) <= 4 and word.islower():
+        return w
+    return w[:-1] if len(w) > 2 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def split_words(value: str) -> list[str]:
+    """Words of an identifier or phrase: snake_case, kebab-case, camelCase and spaces split."""
+    value = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2,})", " ", value)
+    return [w for w in re.split(r"[\s_\-/.:]+", value) if w]
+
+
+def participle(word: str) -> bool:
+    """A value word naming a state ("used", "refurbished"), which a verb sense ("to use") does not name."""
+    return len(word) > 3 and word.lower().endswith("ed")
+
+
+def clipped(raw: str, word: str) -> bool:
+    """`raw` is a clipped form of `word` ("docs" of "documentation", "ref" of "reference")."""
+    stem = raw[:-1] if raw.endswith("s") and len(raw) > 3 else raw
+    return 3 <= len(stem) <= min(6, 0.6 * len(word)) and word.lower().startswith(stem)
+
+
+def distinctive(seq: tuple[str, ...], content: list[int], owners: Counter, a: int, b: int) -> bool:
+    """seq[a:b] holds every content word of the value that no other value of the field has, and the
+    rest of its words are shared (`leave_policy` among `*_policy` values: "leave" tells it apart)."""
+    own = [k for k in content if owners[seq[k]] == 1]
+    return bool(own) and len(own) < len(content) and all(a <= k < b for k in own)
+
+
+def abbreviation(token: str, words: Sequence[str]) -> bool:
+    """An all-caps token spelling a prefix of each of the value's words in turn ("APAC" for
+    `asia_pacific`, "NA" for `north_america`, "B&O" for `bang-olufsen`); the value has two words or more."""
+    token = token.replace("&", "")  # "B&O" for `bang-olufsen`
+    if len(words) < 2 or len(token) < 2 or not token.isalpha() or not token.isupper():
+        return False
+
+    def spell(rest: str, k: int) -> bool:
+        if k == len(words):
+            return not rest
+        w = words[k]
+        return any(rest[:n] == w[:n] and spell(rest[n:], k + 1) for n in range(1, min(len(w), len(rest)) + 1))
+
+    return spell(token.lower(), 0)
+
+
+def compound_head(head: str, word: str) -> bool:
+    """`head` (a stem) is the last part of the closed compound `word` ("phone" of "smartphone"): the
+    rest is an English word of three letters or more, no function word ("overtime" is no kind of
+    "time"), and the head four or more."""
+    vocabulary = zh_dictionary.english_words()
+    for cut in range(3, len(word) - 3):
+        first, last = word[:cut], word[cut:]
+        if stem(last) == head and first not in EN_STOPWORDS and (first in vocabulary if vocabulary else len(first) >= 4):
+            return True
+    return False
+
+
+def part_share(seq: tuple[str, ...], content: list[int], owners: Counter, part: tuple[str, ...], whole: bool,
+                raws: tuple[str, ...] = ()) -> float | None:
+    """The score of `part` (stems) as some of the value's content words `seq`, in order: their share,
+    half-way to 1.0 for the value's head word when no other value of the field has it, or for all
+    the words only this value has; None when `part` is none of them. A part that is only the head of
+    a longer sense (`whole` false) counts only in the half-way cases. `raws`, given for a verb sense,
+    keeps it from naming a participle ("used")."""
+    n = len(part)
+    for j in content:
+        if raws and any(map(participle, raws[j:j + n])):
+            continue
+        if tuple(seq[j:j + n]) == part and part[0] not in EN_STOPWORDS:
+            share = len([k for k in content if j <= k < j + n]) / len(content)
+            if j <= content[-1] < j + n and owners[seq[content[-1]]] == 1:
+                return (1 + share) / 2  # the head word, and only this value has it
+            if distinctive(seq, content, owners, j, j + n):
+                return (1 + share) / 2  # the words only this value has ("leave" of `leave_policy`)
+            return share if whole else None
+    return None
