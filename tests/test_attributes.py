@@ -45,3 +45,7 @@ def test_the_graph_declines_an_answer_that_never_speaks_of_the_default(ctx) -> N
         assert off["citations"] and not off.get("abstained")  # answered with sentences about the thing
         out = graph.invoke({"question": question}, context=ctx)
         assert out["abstained"] is True and out["citations"] == [] and out["nearest"]
+
+
+def test_prose_about_a_case_still_speaks_of_its_default() -> None:
+    assert unstated_attributes("What is the default pool size?", "In that case the default is 10: raise it.") == []

@@ -26,6 +26,7 @@ _DOCUSAURUS = re.compile(r"^\s*:{3,}(?:\s*[A-Za-z][\w-]*.*)?\s*$")  # ":::tip Ti
 _SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*[\w.-]+(?P<args>[^{}]*?)[>%]\}\}")
 _TEXT_ARG = re.compile(r"\btext\s*=\s*\"([^\"]*)\"")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_MARKERS = ("{*", "{!", "--8<--", "///", "!!!", "???", ":::", "{{")  # text without any of these has no directive
 
 
 def is_directive(line: str) -> bool:
@@ -47,6 +48,8 @@ def _shortcode_text(match: re.Match[str]) -> str:
 def strip_site_markup(text: str) -> str:
     """`text` without include macros, snippet lines and admonition fences (fenced code untouched).
     A removed line leaves a blank line, so the paragraphs before and after stay apart."""
+    if not any(marker in text for marker in _MARKERS):  # most passages: nothing to do (answers read every one)
+        return text
     out: list[str] = []
     in_fence = False
     for line in text.splitlines():

@@ -30,7 +30,7 @@ def asked_attributes(question: str) -> list[str]:
     return [name for name, (asks, _) in ATTRIBUTES.items() if asks.search(question)]
 
 
-_SYNTAX = re.compile(r"\bexport\s+default\b|\bdefault\s*:(?=\s*(?:return|break))|\bcase\b[^:]*:|\bswitch\b", re.I)
+_SYNTAX = re.compile(r"\bexport\s+default\b")  # JavaScript's default export: code, not a default value
 
 
 def unstated_attributes(question: str, answer: str) -> list[str]:
