@@ -102,6 +102,8 @@ def test_after_a_year_is_strict_and_since_is_inclusive_in_both_languages():
     ("辣度不超过三级的汤", {("course", "eq", "soup"), ("spice_level", "lte", 3)}),
     ("至少四份的甜点", {("course", "eq", "dessert"), ("servings", "gte", 4)}),
     ("desserts from the 90s", {("course", "eq", "dessert"), ("year", "gte", 1990), ("year", "lte", 1999)}),
+    ("80s desserts", {("course", "eq", "dessert"), ("year", "gte", 1980), ("year", "lte", 1989)}),
+    ("soups with a 60s timeout", {("course", "eq", "soup")}),  # seconds, not the sixties
     ("2010年代的甜点", {("course", "eq", "dessert"), ("year", "gte", 2010), ("year", "lte", 2019)}),
 ])
 def test_counts_of_integer_fields_and_decades(question, expected):
@@ -118,3 +120,13 @@ def test_without_x_names_a_no_x_value_and_a_negative_word_is_part_of_a_value():
 def test_more_negation_cues():
     assert ("course", "nin", ("dessert", "soup")) in conds("neither soups nor desserts")
     assert ("course", "ne", "dessert") in conds("韩国菜，甜点就算了")
+
+
+def test_odd_numbers_and_garbage_give_no_count_and_no_crash():
+    from queryweave.tools.retrieval.self_query_numbers import zh_number
+    assert zh_number("十十") is None and zh_number("二十三") == 23 and zh_number("两") == 2 and zh_number("一二") is None
+    assert not any(c[0] == "servings" for c in conds("soups for 1.5 servings"))
+    for junk in ("十十份", "至少 份", "servings servings 3 3 to to 2", "0000000000000000000 servings", "\x00份数\uffff",
+                 "2 to 1 servings", "80s 90s 90年代 00s"):
+        conds(junk)  # no exception
+    assert ("servings", "eq", 3) in conds("3 servings")

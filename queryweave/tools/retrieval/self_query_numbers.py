@@ -49,9 +49,14 @@ def zh_number(text: str) -> float | None:
     if "十" not in text:
         return float(_ZH_DIGITS[text]) if len(text) == 1 else None
     tens, _, ones = text.partition("十")
-    if len(tens) > 1 or len(ones) > 1:
+    if len(tens) > 1 or len(ones) > 1 or "十" in ones:
         return None
     return float((_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0))
+
+
+def _fits(value: float, spec: FieldSpec) -> bool:
+    """An integer field takes whole numbers only ("1.5 bathrooms" is no count of an integer field)."""
+    return spec.type != "integer" or value == int(value)
 
 
 def field_words(spec: FieldSpec) -> tuple[frozenset[str], frozenset[str]]:
@@ -90,12 +95,13 @@ def count_conditions(text: str, spec: FieldSpec) -> tuple[list[Comparison], list
     rng = re.search(rf"(?:between\s+)?{_NUMBER}{_RANGE_SEP}{_NUMBER}", text, re.I)
     if rng:
         lo, hi = zh_number(rng.group(1)), zh_number(rng.group(2))
-        if lo is not None and hi is not None and lo < hi and _names_field(text[rng.end():], text[:rng.start()], en, zh):
+        if lo is not None and hi is not None and lo < hi and _fits(lo, spec) and _fits(hi, spec) \
+                and _names_field(text[rng.end():], text[:rng.start()], en, zh):
             return [Comparison(comparator=Comparator.GTE, attribute=spec.name, value=cast(lo)),
                     Comparison(comparator=Comparator.LTE, attribute=spec.name, value=cast(hi))], [rng.span()]
     for m in re.finditer(_NUMBER, text, re.I):
         value = zh_number(m.group(1))
-        if value is None or re.fullmatch(r"(?:19|20)\d{2}", m.group(1)):
+        if value is None or not _fits(value, spec) or re.fullmatch(r"(?:19|20)\d{2}", m.group(1)):
             continue
         before, after = text[:m.start()], text[m.end():]
         kind, start, end = "eq", m.start(), m.end()

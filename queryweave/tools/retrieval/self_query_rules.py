@@ -39,7 +39,11 @@ _YEAR_RULES: list[tuple[str, str]] = [
     (rf"(?:after|later\s+than|newer\s+than|post-)\s*{Y}", "gt"),
     (rf"(?:before|earlier\s+than|older\s+than|prior\s+to|pre-)\s*{Y}", "lt"),
     # a decade: "80s", "the 1990s", "90年代"
-    (r"(?<![\d.])((?:19|20)?\d0)\s*(?:'?s\b|年代)", "decade"),
+    # (a bare "60s" is read as a decade only after "the", with an apostrophe, or before a word that is not
+    # about time: "60s timeout" is seconds)
+    (r"(?<![\d.])((?:19|20)\d0)\s*(?:'?s\b|年代)|(?<![\d.])(\d0)\s*年代|[’']([2-9]0)s\b|\bthe\s+([2-9]0)s\b|"
+     r"(?<![\d.:])\b([2-9]0)s(?=\s+[A-Za-z])(?!\s+(?:timeout|delay|wait|interval|sleep|ttl|later|ago|per|to|and|or|"
+     r"before|after|max|limit)\b)", "decade"),
     # one year
     (rf"(?:published\s+)?(?:in|of|from|during)\s+{Y}\b|{Y}\s*年(?:的|发表|出版)?|\b{Y}\b", "eq"),
 ]
