@@ -122,8 +122,9 @@ def test_more_negation_cues():
 
 
 def test_odd_numbers_and_garbage_give_no_count_and_no_crash():
-    from queryweave.tools.retrieval.self_query_numbers import zh_number
-    assert zh_number("十十") is None and zh_number("二十三") == 23 and zh_number("两") == 2 and zh_number("一二") is None
+    from queryweave.tools.grounding.facts import number_value
+    assert number_value("二十三") == 23 and number_value("两") == 2 and number_value("four") == 4
+    assert number_value("份") is None and number_value("") is None
     assert not any(c[0] == "servings" for c in conds("soups for 1.5 servings"))
     for junk in ("十十份", "至少 份", "servings servings 3 3 to to 2", "0000000000000000000 servings", "\x00份数\uffff",
                  "2 to 1 servings", "80s 90s 90年代 00s"):

@@ -58,6 +58,17 @@ def _zh_value(s: str) -> float | None:
     return total + section + cur
 
 
+def number_value(text: str) -> float | None:
+    """The value of one number as written: digits ("3", "1.5"), an English number word ("four") or
+    Chinese numerals ("两", "三十"); None for anything else."""
+    t = text.strip().lower()
+    if re.fullmatch(r"\d+(?:\.\d+)?", t):
+        return float(t)
+    if t in _EN_NUMWORDS:
+        return float(_EN_NUMWORDS[t])
+    return _zh_value(t) if _ZH_NUM.fullmatch(t) else None
+
+
 def numbers(text: str) -> list[tuple[str, float]]:
     """Numbers stated in `text` as (surface form, value): digits with separators and scale words
     ("2,000", "1.5 million", "3万"), English number words ("four") and Chinese numerals ("三十").

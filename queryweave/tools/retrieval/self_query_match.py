@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from queryweave.tools.common.text import EN_STOPWORDS, ZH_STOPWORDS
-from queryweave.tools.retrieval.self_query_slots import _LATIN, Glossary, _Slot, _slots
+from queryweave.tools.retrieval.self_query_slots import LATIN, Glossary, Slot, question_slots
 from queryweave.tools.retrieval.self_query_words import (
     KIND_NOUNS,
     abbreviation,
@@ -119,7 +119,7 @@ def _content(seq: tuple[str, ...]) -> list[int]:
     return [i for i, w in enumerate(seq) if w not in EN_STOPWORDS or w in _NEGATIVE] or list(range(len(seq)))
 
 
-def _consume(slots: Sequence[_Slot], i: int, seq: tuple[str, ...], light: bool = False,
+def _consume(slots: Sequence[Slot], i: int, seq: tuple[str, ...], light: bool = False,
              raws: tuple[str, ...] = ()) -> int | None:
     """Index after the slots from `i` that spell `seq` exactly, or None. `raws`, the value's words
     aligned with `seq` (when known), keep a verb sense from spelling a participle ("used")."""
@@ -158,7 +158,7 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
                  dictionary: bool = False, domain: frozenset[str] = frozenset()) -> list[ValueHit]:
     """Every exact, alias and partial match of the field's values in `text` (not yet resolved).
     `domain`: stems of the words that name the whole collection (its `document_contents`)."""
-    slots, hits = _slots(text, glossary, dictionary), []
+    slots, hits = question_slots(text, glossary, dictionary), []
     language = _is_language_field(values)
     owners = Counter(w for v in values for w in {stem(x) for x in split_words(v)})  # values per word
     for w in {stem(x) for x in split_words(field)}:  # the field's own noun is every value's ("trips": any `trip_type`)
@@ -203,7 +203,7 @@ def lexical_hits(text: str, field: str, values: Sequence[str],
     return hits
 
 
-def _names_collection(slot: _Slot, domain: frozenset[str]) -> bool:
+def _names_collection(slot: Slot, domain: frozenset[str]) -> bool:
     """The slot is a word the schema's `document_contents` calls its items by ("documents", "docs",
     文档 "documentation"), which may stand in for a value's head ("onboarding docs" for
     `onboarding_checklist`); a word of the field's values is no such stand-in (规定 "policy" among
@@ -212,7 +212,7 @@ def _names_collection(slot: _Slot, domain: frozenset[str]) -> bool:
     return bool(stems & domain) or any(clipped(slot.raw, w) for w in domain if slot.raw)
 
 
-def _other_forms(text: str, slot: _Slot, field: str, values: Sequence[str], value: str, seq: tuple[str, ...],
+def _other_forms(text: str, slot: Slot, field: str, values: Sequence[str], value: str, seq: tuple[str, ...],
                  words: list[str], content: list[int], domain: frozenset[str] = frozenset()) -> list[ValueHit]:
     """Hits of one slot by the value's other forms: an abbreviation ("APAC"), the head of a closed
     compound (English compounds are right-headed: "phones" for `smartphone`, 手机 "mobile phone" too),
@@ -249,7 +249,7 @@ def _other_forms(text: str, slot: _Slot, field: str, values: Sequence[str], valu
 
 def _phrases(text: str, covered: list[tuple[int, int]], size: int = 3) -> list[tuple[int, int, str]]:
     """Runs of up to `size` content slots not covered by a lexical hit: (start, end, text)."""
-    slots = [s for s in _slots(text, (), False) if not any(a < s.end and s.start < b for a, b in covered)]
+    slots = [s for s in question_slots(text, (), False) if not any(a < s.end and s.start < b for a, b in covered)]
     slots = [s for s in slots if not (s.raw in EN_STOPWORDS or s.raw.isdigit() or s.zh in ZH_STOPWORDS)]
     out = []
     for i in range(len(slots)):
@@ -288,7 +288,7 @@ def embedding_hits(text: str, field: str, values: Sequence[str], embed: Embed, s
     sims = [{v: c for c, v in _ranked(embed, phrase, names)} for _, _, phrase in phrases]
     out = []
     for k, (start, end, phrase) in enumerate(phrases):
-        if settings.chinese_only and (_LATIN.search(phrase) or not _CJK.search(phrase)):
+        if settings.chinese_only and (LATIN.search(phrase) or not _CJK.search(phrase)):
             continue  # the other phrases still set the reference of relative scores
         scores = dict(sims[k])
         others = [sims[j] for j in range(len(phrases)) if j != k
@@ -327,7 +327,7 @@ def match_values(text: str, fields: Sequence[tuple[str, Sequence[str], dict[str,
     `domain` is the text that says what the collection is (the schema's `document_contents`)."""
     settings = settings or MatchSettings()
     terms = tuple(sorted((glossary or {}).items()))
-    names = frozenset(stem(w) for w in _LATIN.findall(domain))
+    names = frozenset(stem(w) for w in LATIN.findall(domain))
     lexical = [h for name, values, aliases in fields
                for h in lexical_hits(text, name, values, aliases, terms, settings.dictionary, names)]
     hits = list(lexical)

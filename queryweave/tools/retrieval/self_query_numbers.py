@@ -6,7 +6,8 @@ word that names the field: a word of its name or of its description (English wor
 forms too: "bed" for "bedrooms"; Chinese words of the description, or their first or last
 character: 室 of 卧室, 拍 of 节拍, 份 of 份数), so "2 kids" is no bedroom count. The comparison comes from the words around the
 number ("at least", "more than", "under", "at most", 至少, 超过, 不到, 不超过, "or more", 以内); a
-range "2 to 4" / "两到四" gives both ends. Chinese numerals up to 99 are read (两, 三, 十二).
+range "2 to 4" / "两到四" gives both ends. Numbers are read by `facts.number_value` (digits,
+English number words, Chinese numerals: 两, 十二).
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import re
 from langchain_core.structured_query import Comparator, Comparison
 
 from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
+from queryweave.tools.grounding.facts import number_value
 from queryweave.tools.retrieval.self_query_schema import FieldSpec
 from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_EN_NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_EN_NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve".split()
 _NUMBER = r"(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十]{1,3}|\b(?:" + "|".join(_EN_NUMBERS) + r")\b)"
 _GENERIC = {"number", "count", "amount", "total", "valu", "of", "in", "per", "the", "数量", "数目", "个数", "总数", "数",
             "数值", "每", "的"}
@@ -35,23 +36,6 @@ _BETWEEN = r"^\s*(?:[A-Za-z\-]+\s+|[\u3400-\u9fff]{1,3})?"  # the field's word m
 _AFTER = [(_BETWEEN + r"(?:or\s+more|\+|or\s+(?:higher|above|greater)|及以上)", "gte"),
           (_BETWEEN + r"(?:or\s+(?:fewer|less|below|lower)|及以下|以内|之内)", "lte")]
 _RANGE_SEP = r"\s*(?:to|-|–|~|～|到|至|and)\s*"
-
-
-def zh_number(text: str) -> float | None:
-    """A number written in digits, English words up to twelve, or Chinese numerals up to 99 (两 2,
-    十二 12, 三十 30), else None."""
-    if re.fullmatch(r"\d+(?:\.\d+)?", text):
-        return float(text)
-    if text.lower() in _EN_NUMBERS:
-        return float(_EN_NUMBERS[text.lower()])
-    if not text or any(c not in _ZH_DIGITS and c != "十" for c in text):
-        return None
-    if "十" not in text:
-        return float(_ZH_DIGITS[text]) if len(text) == 1 else None
-    tens, _, ones = text.partition("十")
-    if len(tens) > 1 or len(ones) > 1 or "十" in ones:
-        return None
-    return float((_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0))
 
 
 def _fits(value: float, spec: FieldSpec) -> bool:
@@ -94,13 +78,13 @@ def count_conditions(text: str, spec: FieldSpec) -> tuple[list[Comparison], list
     cast = int if spec.type == "integer" else float
     rng = re.search(rf"(?:between\s+)?{_NUMBER}{_RANGE_SEP}{_NUMBER}", text, re.I)
     if rng:
-        lo, hi = zh_number(rng.group(1)), zh_number(rng.group(2))
+        lo, hi = number_value(rng.group(1)), number_value(rng.group(2))
         if lo is not None and hi is not None and lo < hi and _fits(lo, spec) and _fits(hi, spec) \
                 and _names_field(text[rng.end():], text[:rng.start()], en, zh):
             return [Comparison(comparator=Comparator.GTE, attribute=spec.name, value=cast(lo)),
                     Comparison(comparator=Comparator.LTE, attribute=spec.name, value=cast(hi))], [rng.span()]
     for m in re.finditer(_NUMBER, text, re.I):
-        value = zh_number(m.group(1))
+        value = number_value(m.group(1))
         if value is None or not _fits(value, spec) or re.fullmatch(r"(?:19|20)\d{2}", m.group(1)):
             continue
         before, after = text[:m.start()], text[m.end():]

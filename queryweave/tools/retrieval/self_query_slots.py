@@ -1,7 +1,7 @@
 """The question as slots for self-query matching: one per Latin word, one per glossary term of
 Chinese text, one per CC-CEDICT word of Chinese text the glossary lacks, and for the rest one per
 jieba word; a one-character word the dictionary knows (汤 "soup") spells its senses only as whole
-values (`_Slot.exact_only`: a single character is too ambiguous for partial or derived matches).
+values (`Slot.exact_only`: a single character is too ambiguous for partial or derived matches).
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from queryweave.tools.retrieval.self_query_words import plural, split_words, ste
 from queryweave.tools.understanding import zh_dictionary
 from queryweave.tools.understanding.value_glossary import zh_segments
 
-_LATIN = re.compile(r"[A-Za-z0-9]+(?:[&+#][A-Za-z0-9]*)?")
+LATIN = re.compile(r"[A-Za-z0-9]+(?:[&+#][A-Za-z0-9]*)?")
 # function characters, never read for their content senses (和 "Japanese", 要 "important")
 _FUNCTION_CHARS = frozenset("不要去来到从给把被让这那还才又很最更太等里吗呢吧呀啊哪些个们") | {
     w for w in ZH_STOPWORDS if len(w) == 1}
 
 
 @dataclass(frozen=True)
-class _Slot:
+class Slot:
     start: int
     end: int
     alts: tuple[tuple[str, ...], ...]  # stem sequences this piece of text can stand for
@@ -37,16 +37,16 @@ Glossary = tuple[tuple[str, tuple[str, ...]], ...]  # (Chinese term, English phr
 
 
 @lru_cache(maxsize=2048)
-def _slots(text: str, glossary: Glossary = (), dictionary: bool = False) -> tuple[_Slot, ...]:
+def question_slots(text: str, glossary: Glossary = (), dictionary: bool = False) -> tuple[Slot, ...]:
     """The question as slots: one per Latin word (its stem), one per glossary term of Chinese text
     (the stems of its English phrases; `glossary` adds the schema's own terms), and for Chinese text
     the glossary lacks, with `dictionary`, one per CC-CEDICT word (longest match; a dictionary word
     also takes the place of a one-character glossary term inside it: 有声书 "audiobook", not 书
     "book"), spelling its senses; other text one slot per jieba word, spelling nothing (embeddings
     may still read it)."""
-    slots: list[_Slot] = []
-    for m in _LATIN.finditer(text):
-        slots.append(_Slot(m.start(), m.end(), ((stem(m.group()),),), m.group().lower(), ((plural(m.group()),),)))
+    slots: list[Slot] = []
+    for m in LATIN.finditer(text):
+        slots.append(Slot(m.start(), m.end(), ((stem(m.group()),),), m.group().lower(), ((plural(m.group()),),)))
     for m in re.finditer(r"[\u3400-\u9fff]+", text):
         run, base, pos = m.group(), m.start(), 0
         segs = zh_segments(run, dict(glossary))
@@ -60,15 +60,15 @@ def _slots(text: str, glossary: Glossary = (), dictionary: bool = False) -> tupl
     return tuple(sorted(slots, key=lambda s: s.start))
 
 
-def _term(start: int, end: int, phrases: tuple[str, ...]) -> _Slot:
+def _term(start: int, end: int, phrases: tuple[str, ...]) -> Slot:
     """The slot of a glossary term: the stems (and plural-only forms) of its English phrases."""
     alts = tuple(dict.fromkeys(tuple(stem(w) for w in split_words(p)) for p in phrases))
     lights = tuple(dict.fromkeys(tuple(plural(w) for w in split_words(p)) for p in phrases))
-    return _Slot(start, end, alts, "", lights)
+    return Slot(start, end, alts, "", lights)
 
 
 def _unknown(text: str, start: int, end: int, dictionary: bool = False,
-             soft: dict[int, tuple[str, ...]] | None = None) -> list[_Slot]:
+             soft: dict[int, tuple[str, ...]] | None = None) -> list[Slot]:
     """Chinese text the glossary lacks (but for one-character terms, `soft`: position -> phrases):
     with `dictionary`, its dictionary words by longest match, spelling their senses; a one-character
     term outside them keeps its glossary slot; the rest one slot per jieba word, spelling nothing."""
@@ -80,12 +80,12 @@ def _unknown(text: str, start: int, end: int, dictionary: bool = False,
         for phrase, verb in senses:
             seq = tuple(stem(w) for w in split_words(phrase))
             alts[seq] = alts.get(seq, True) and verb  # a noun sense of the same words wins
-        out.append(_Slot(start + a, start + b, tuple(alts), "", (), text[start + a:start + b], tuple(alts.values())))
+        out.append(Slot(start + a, start + b, tuple(alts), "", (), text[start + a:start + b], tuple(alts.values())))
         pos = start + b
     return out + _gap(text, pos, end, soft or {}, dictionary) if pos < end else out
 
 
-def _gap(text: str, start: int, end: int, soft: dict[int, tuple[str, ...]], dictionary: bool = False) -> list[_Slot]:
+def _gap(text: str, start: int, end: int, soft: dict[int, tuple[str, ...]], dictionary: bool = False) -> list[Slot]:
     """Slots of text no dictionary word covers: one-character glossary terms, else jieba words; with
     `dictionary`, a jieba word of one or two characters (no dictionary word) is read per character
     (汤品: 汤 "soup", 品), each spelling its senses as whole values only."""
@@ -96,7 +96,7 @@ def _gap(text: str, start: int, end: int, soft: dict[int, tuple[str, ...]], dict
                 if dictionary and b - a <= 2:
                     out += [_char(text, pos + k) for k in range(a, b)]
                 else:
-                    out.append(_Slot(pos + a, pos + b, (), "", (), text[pos + a:pos + b]))
+                    out.append(Slot(pos + a, pos + b, (), "", (), text[pos + a:pos + b]))
         if i < end:
             out.append(_term(i, i + 1, soft[i]))
         pos = i + 1
@@ -105,10 +105,10 @@ def _gap(text: str, start: int, end: int, soft: dict[int, tuple[str, ...]], dict
 
 
 
-def _char(text: str, i: int) -> _Slot:
+def _char(text: str, i: int) -> Slot:
     """The slot of one character: its dictionary senses (nouns before verbs), whole values only."""
     alts: dict[tuple[str, ...], bool] = {}
     for phrase, verb in () if text[i] in _FUNCTION_CHARS else zh_dictionary.char_senses(text[i]):
         seq = tuple(stem(w) for w in split_words(phrase))
         alts[seq] = alts.get(seq, True) and verb
-    return _Slot(i, i + 1, tuple(alts), "", (), text[i], tuple(alts.values()), exact_only=True)
+    return Slot(i, i + 1, tuple(alts), "", (), text[i], tuple(alts.values()), exact_only=True)
