@@ -122,7 +122,7 @@ def test_more_negation_cues():
 
 
 def test_odd_numbers_and_garbage_give_no_count_and_no_crash():
-    from queryweave.tools.grounding.facts import number_value
+    from queryweave.tools.common.numerals import number_value
     assert number_value("二十三") == 23 and number_value("两") == 2 and number_value("four") == 4
     assert number_value("份") is None and number_value("") is None
     assert not any(c[0] == "servings" for c in conds("soups for 1.5 servings"))

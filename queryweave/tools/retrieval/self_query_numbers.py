@@ -6,7 +6,7 @@ word that names the field: a word of its name or of its description (English wor
 forms too: "bed" for "bedrooms"; Chinese words of the description, or their first or last
 character: 室 of 卧室, 拍 of 节拍, 份 of 份数), so "2 kids" is no bedroom count. The comparison comes from the words around the
 number ("at least", "more than", "under", "at most", 至少, 超过, 不到, 不超过, "or more", 以内); a
-range "2 to 4" / "两到四" gives both ends. Numbers are read by `facts.number_value` (digits,
+range "2 to 4" / "两到四" gives both ends. Numbers are read by `common.numerals.number_value` (digits,
 English number words, Chinese numerals: 两, 十二).
 """
 
@@ -16,8 +16,8 @@ import re
 
 from langchain_core.structured_query import Comparator, Comparison
 
+from queryweave.tools.common.numerals import number_value
 from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
-from queryweave.tools.grounding.facts import number_value
 from queryweave.tools.retrieval.self_query_schema import FieldSpec
 from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 
