@@ -130,3 +130,58 @@ def test_odd_numbers_and_garbage_give_no_count_and_no_crash():
                  "2 to 1 servings", "80s 90s 90年代 00s"):
         conds(junk)  # no exception
     assert ("servings", "eq", 3) in conds("3 servings")
+
+
+BOARD = MetadataSchema.from_dict({
+    "document_contents": "Job listings. 招聘信息。",
+    "fields": [
+        {"name": "skills", "type": "list", "description": "Skills required. 要求的技能。",
+         "values": ["kubernetes", "python", "accessibility"]},
+        {"name": "min_experience_years", "type": "integer",
+         "description": "Minimum years of work experience required. 岗位要求的最低工作经验年限。"},
+        {"name": "year_posted", "type": "integer", "description": "Year the listing was posted. 职位发布的年份。"},
+    ]})
+
+
+def board(question):
+    return {(c.attribute, c.comparator.value, c.value) for c in conditions(extract(question, BOARD).structured_query)}
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # the calendar year is the field named "year", not the one counting "years"
+    ("python jobs posted in 2022", {("skills", "contain", "python"), ("year_posted", "eq", 2022)}),
+    ("listings since 2023 asking for 5+ years of experience",
+     {("year_posted", "gte", 2023), ("min_experience_years", "gte", 5)}),
+    ("no more than 3 years of experience", {("min_experience_years", "lte", 3)}),
+    ("要求五年以上经验", {("min_experience_years", "gte", 5)}),  # 以上 includes the number
+    ("经验要求三年以内", {("min_experience_years", "lte", 3)}),
+    ("2023年以来发布的岗位", {("year_posted", "gte", 2023)}),
+    ("k8s jobs", {("skills", "contain", "kubernetes")}),  # a numeronym
+    ("a11y work", {("skills", "contain", "accessibility")}),
+    ("k9s jobs", set()),  # the wrong count of letters between
+])
+def test_years_counted_and_dated_and_numeronyms(question, expected):
+    assert board(question) == expected
+
+
+FILMS = MetadataSchema.from_dict({
+    "document_contents": "Films. 电影。",
+    "fields": [
+        {"name": "original_language", "type": "string", "description": "Original spoken language of the film. 电影的原声语言。",
+         "values": ["english", "korean", "japanese"]},
+        {"name": "subtitles", "type": "list", "description": "Subtitle languages available for the film. 电影可选的字幕语言。",
+         "values": ["english", "korean", "japanese"]},
+    ]})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a value of two fields counts for one: the field named beside it, else the one declared first
+    ("Korean films", {("original_language", "eq", "korean")}),
+    ("films with Korean subtitles", {("subtitles", "contain", "korean")}),
+    ("Japanese films with English subs", {("original_language", "eq", "japanese"), ("subtitles", "contain", "english")}),
+    ("subtitles in Japanese", {("subtitles", "contain", "japanese")}),
+    ("带英文字幕的日本电影", {("original_language", "eq", "japanese"), ("subtitles", "contain", "english")}),
+])
+def test_a_value_of_two_fields_counts_for_one(question, expected):
+    got = {(c.attribute, c.comparator.value, c.value) for c in conditions(extract(question, FILMS).structured_query)}
+    assert got == expected

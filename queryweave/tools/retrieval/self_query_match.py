@@ -41,6 +41,7 @@ from queryweave.tools.retrieval.self_query_words import (
     clipped,
     compound_head,
     demonym,
+    numeronym,
     part_share,
     participle,
     plural,
@@ -222,7 +223,8 @@ def _other_forms(text: str, slot: Slot, field: str, values: Sequence[str], value
     (`zh_dictionary.english_synonyms`: "fall" for `autumn`, at 0.75), and "without X" for `X_free`
     or `no_X` (不含乳制品 "dairy products", 不发证书 "certificate"). A head that names the whole collection ("book" in a library) picks no value."""
     out = []
-    if slot.raw and abbreviation(text[slot.start:slot.end], [w for w in words if w.isalpha()]):
+    if slot.raw and (abbreviation(text[slot.start:slot.end], [w for w in words if w.isalpha()])
+                     or (len(words) == 1 and numeronym(slot.raw, words[0]))):  # "APAC", "k8s"
         out.append(ValueHit(field, value, slot.start, slot.end, 1.0, "abbreviation"))
     field_words = {stem(w) for w in split_words(field)} | _KINDS | domain  # 摇滚乐 "rock music" in a music catalogue
     for alt in slot.alts:

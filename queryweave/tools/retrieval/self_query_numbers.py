@@ -33,8 +33,9 @@ _BEFORE = [(r"(?:at\s+least|no\s+(?:fewer|less)\s+than|minimum(?:\s+of)?|min\.?|
            (r"(?:fewer\s+than|less\s+than|under|below|slower\s+than|lower\s+than|smaller\s+than|少于|低于|不到|不足|小于|"
             r"慢于)\s*$", "lt")]
 _BETWEEN = r"^\s*(?:[A-Za-z\-]+\s+|[\u3400-\u9fff]{1,3})?"  # the field's word may come first: "3 bedrooms or more"
-_AFTER = [(_BETWEEN + r"(?:or\s+more|\+|or\s+(?:higher|above|greater)|及以上)", "gte"),
-          (_BETWEEN + r"(?:or\s+(?:fewer|less|below|lower)|及以下|以内|之内)", "lte")]
+# 以上 / 以下 include the number in ordinary usage ("五年以上经验": five years or more)
+_AFTER = [(_BETWEEN + r"(?:or\s+more|\+|or\s+(?:higher|above|greater)|及?以上)", "gte"),
+          (_BETWEEN + r"(?:or\s+(?:fewer|less|below|lower)|及?以下|以内|之内)", "lte")]
 _RANGE_SEP = r"\s*(?:to|-|–|~|～|到|至|and)\s*"
 
 
@@ -56,7 +57,7 @@ def field_words(spec: FieldSpec) -> tuple[frozenset[str], frozenset[str]]:
 
 def _names_field(after: str, before: str, en: frozenset[str], zh: frozenset[str]) -> bool:
     """The words right after (or right before) a number name the field."""
-    m = re.match(r"^\s*-?\s*([A-Za-z]+)", after)
+    m = re.match(r"^\s*\+?\s*-?\s*([A-Za-z]+)", after)  # "5+ years", "3-bed"
     if m and (stem(m.group(1)) in en or any(clipped(m.group(1).lower(), w) for w in en)):
         return True
     m = re.search(r"([A-Za-z]+)\s*(?:of|:|=|is)?\s*$", before)

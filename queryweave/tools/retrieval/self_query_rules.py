@@ -18,6 +18,8 @@ from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings, ma
 from queryweave.tools.retrieval.self_query_negation import negated
 from queryweave.tools.retrieval.self_query_numbers import count_conditions
 from queryweave.tools.retrieval.self_query_schema import FieldSpec, MetadataSchema
+from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
+from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 from queryweave.tools.understanding.value_glossary import parallel_terms
 
 Y = r"((?:19|20)\d{2})"
@@ -85,6 +87,60 @@ def _years(text: str, spec: FieldSpec) -> tuple[list[Comparison], list[tuple[int
     return [], []
 
 
+def year_field(schema: MetadataSchema) -> FieldSpec | None:
+    """The integer field that holds a calendar year: one whose name has the word "year" ("year",
+    "year_posted", "releaseYear"), not "years" ("min_experience_years" counts years: "5 years of
+    experience" is no date); the field named exactly "year" first."""
+    years = [f for f in schema.fields if f.type == "integer" and "year" in (w.lower() for w in split_words(f.name))]
+    return next((f for f in years if f.name.lower() == "year"), years[0] if years else None)
+
+
+def _field_cues(spec: FieldSpec, others: list[FieldSpec]) -> tuple[set[str], set[str]]:
+    """(English stems, Chinese words) that name `spec` and none of `others`: its name's and description's words."""
+    def words(f: FieldSpec) -> tuple[set[str], set[str]]:
+        en = {stem(w) for w in [*split_words(f.name), *re.findall(r"[A-Za-z]+", f.description)] if len(w) > 2}
+        zh = {run[a:b] for run in re.findall(r"[\u3400-\u9fff]+", f.description) for a, b in zh_word_spans(run)}
+        return en - EN_STOPWORDS, {w for w in zh if len(w) > 1}
+    en, zh = words(spec)
+    for other in others:
+        o_en, o_zh = words(other)
+        en, zh = en - o_en, zh - o_zh
+    return en, zh
+
+
+def _cued(question: str, start: int, end: int, en: set[str], zh: set[str]) -> bool:
+    """A word naming the field stands right after the value or, in English, right before it ("English
+    subs", "subtitles in Korean", "originally in English", 英文字幕; in "带英文字幕的日本电影" 字幕 is
+    英文's, not 日本's)."""
+    after = question[end:end + 16].lstrip(" -的")
+    before = re.sub(r"(?:\s+(?:in|of|with|:))?[\s:：的]*$", "", question[:start], flags=re.I)
+    m, b = re.match(r"[A-Za-z]+", after), re.search(r"[A-Za-z]+$", before)
+    return any(w and (stem(w) in en or any(clipped(w.lower(), c) for c in en)) for w in
+               (m.group(0) if m else "", b.group(0) if b else "")) \
+        or any(after.startswith(w) for w in zh)  # a Chinese head follows its modifier: 英文字幕
+
+
+def one_field_each(hits: list, question: str, schema: MetadataSchema) -> list:
+    """A span that names the same value of several fields ("Korean": `original_language` or `subtitles`)
+    counts for one: the field named right beside it ("Korean subtitles"), else the one declared first (a
+    value said bare is the item's own property, not one its field has to be named for)."""
+    specs = {f.name: f for f in schema.fields}
+    out = []
+    for h in hits:
+        rivals = [o for o in hits if o is not h and o.value == h.value and (o.start, o.end) == (h.start, h.end)]
+        if not rivals:
+            out.append(h)
+            continue
+        group = [h, *rivals]
+        cued = [g for g in group if _cued(question, g.start, g.end,
+                                          *_field_cues(specs[g.field], [specs[o.field] for o in group if o is not g]))]
+        order = [f.name for f in schema.fields]
+        pick = (cued or group)
+        if h is min(pick, key=lambda g: order.index(g.field)):
+            out.append(h)
+    return out
+
+
 def _author_aliases(spec: FieldSpec) -> dict[str, tuple[str, ...]]:
     """Declared aliases, plus "by Lewis" / "Lewis et al" for an author whose surname is unique."""
     aliases = {k: tuple(v) for k, v in spec.aliases.items()}
@@ -126,7 +182,7 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
     spans: list[tuple[int, int]] = []
     conds: list[Comparison] = []
     result = RuleResult()
-    year = next((f for f in schema.fields if f.type == "integer" and "year" in f.name), None)
+    year = year_field(schema)
     if year:
         found, where = _years(question, year)
         conds += found
@@ -143,6 +199,7 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
     use = settings is None or settings.descriptions
     terms = parallel_terms(schema.document_contents, *(f.description for f in schema.fields)) if use else {}
     hits = match_values(question, fields, embed, settings, terms, schema.document_contents) if fields else []
+    hits = one_field_each(hits, question, schema)
     negative = negated(question, hits)
     for spec in schema.fields:
         mine = [(i, h) for i, h in enumerate(hits) if h.field == spec.name]

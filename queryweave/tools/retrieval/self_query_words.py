@@ -81,6 +81,14 @@ def abbreviation(token: str, words: Sequence[str]) -> bool:
     return spell(token.lower(), 0)
 
 
+def numeronym(token: str, word: str) -> bool:
+    """`token` is a numeronym of the one-word value `word`: its first and last letters with the count of
+    the letters between ("k8s" for `kubernetes`, "i18n" for `internationalization`, "a11y")."""
+    m = re.fullmatch(r"([a-z])(\d{1,2})([a-z])", token.lower())
+    return bool(m) and len(word) == int(m.group(2)) + 2 and word.lower()[0] == m.group(1) \
+        and word.lower()[-1] == m.group(3)
+
+
 def compound_head(head: str, word: str) -> bool:
     """`head` (a stem) is the last part of the closed compound `word` ("phone" of "smartphone"): the
     rest is an English word of three letters or more, no function word ("overtime" is no kind of
