@@ -110,3 +110,16 @@ def test_language_is_decided_on_prose_and_per_chunk(tmp_path):
     assert doc.metadata["lang"] == "zh"  # its first screen is code, its prose is Chinese
     langs = {c.heading: c.metadata["lang"] for c in make_chunks(doc, max_chars=2000, overlap=0)}
     assert langs.get("使用客户端 > English note") == "en" and "zh" in langs.values()
+
+
+def test_a_chunk_cut_inside_a_code_block_reopens_and_closes_it():
+    code = "\n".join(f"  const value{i} = compute({i}) // 第{i}步" for i in range(40))
+    text = f"## Setup\n\nIntro sentence about the setup.\n\n```js\n{code}\n```\n\nAfter the block comes prose."
+    chunks = chunk_text(text, max_chars=400, overlap=50)
+    assert len(chunks) > 2
+    for c in chunks:
+        fences = [line for line in c.text.splitlines() if line.lstrip().startswith("```")]
+        assert len(fences) % 2 == 0, c.text  # every chunk reads as prose and code apart
+    inner = [c for c in chunks if "value20 " in c.text][0]
+    assert inner.text.startswith("```js") and inner.text.rstrip().endswith("```")
+    assert chunks[-1].text.endswith("After the block comes prose.")

@@ -207,3 +207,12 @@ def test_italics_are_rendered_as_plain_text_and_arithmetic_is_not() -> None:
     assert render("FastAPI 为每个*路径操作*使用一个唯一 ID") == "FastAPI 为每个路径操作使用一个唯一 ID"
     assert render("Use the *path operation* decorator") == "Use the path operation decorator"
     assert render("compute 2*3*4 or a * b") == "compute 2*3*4 or a * b"
+
+
+def test_markup_inside_code_spans_is_kept_and_bare_tags_are_no_units() -> None:
+    assert render("Pass these props to `<TransitionGroup>`: <b>tag</b>") == "Pass these props to <TransitionGroup>: tag"
+    assert render("See [`createRouter`](./api.md).") == "See createRouter."
+    docs = [{"chunk_id": "a", "source": "a.md", "title": "Links",
+             "text": "<HomeSponsors />\n\nThe RouterLink component renders an anchor tag by default."}]
+    ext = extract_answer("What does the RouterLink component render by default?", docs)
+    assert "anchor tag" in ext.answer and not ext.answer.startswith(("[", " ["))

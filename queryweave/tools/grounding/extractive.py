@@ -48,6 +48,7 @@ _ASKS_IDENTIFIER = re.compile(
 _IDENTIFIER = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|"
                          r"(?<![\w-])--?[a-z][\w-]+|\b\w+\(\)")
 _DIGIT = re.compile(r"\d")
+_WORDY = re.compile(r"[^\W_]")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 # *italics* (not `a * b`, not a list star, not inside a word: "2*3*4" stays); `_x_` is left alone (snake_case)
 _ITALIC = re.compile(r"(?<![A-Za-z0-9*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![A-Za-z0-9*])")
@@ -143,11 +144,12 @@ def render(unit: str) -> str:
     code kept whole); a table row reads "first cell — column: value; column: value"."""
     if unit.startswith(CODE_PREFIX):
         return f"`{unit[len(CODE_PREFIX):]}`"
-    text = _TAG.sub("", unit)
-    text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1), text)
-    text = _EMPHASIS.sub(r"\2", text)
-    text = _ITALIC.sub(r"\1", text)
-    text = _TICKS.sub(r"\1", text)
+    # markup is stripped outside code spans only: "`<TransitionGroup>`" is a name, not a tag
+    text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1), unit)
+    pieces = re.split(r"(`[^`]+`)", text)
+    for i in range(0, len(pieces), 2):
+        pieces[i] = _ITALIC.sub(r"\1", _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i])))
+    text = _TICKS.sub(r"\1", "".join(pieces))
     if " | " in text:
         first, *rest = text.split(" | ")
         text = f"{first} — " + "; ".join(rest) if rest else first
@@ -205,7 +207,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     topics: list[set[str]] = []  # per document: its title's terms, which every unit of it is about
     for d_idx, doc in enumerate(documents):
         topics.append(set(tokenize(str(doc.get("title") or ""))) if topic_terms else set())
-        units = answer_units(doc.get("text", ""))
+        # a bare tag or image renders as nothing: neither an answer nor the sentence before one ("<HomeSponsors />")
+        units = [u for u in answer_units(doc.get("text", "")) if _WORDY.search(render(u))]
         for u_idx, unit in enumerate(units):
             cands.append((d_idx, u_idx, unit, set(tokenize(unit))))
             prev = units[u_idx - 1] if u_idx else str(doc.get("title") or "")

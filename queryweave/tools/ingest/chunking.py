@@ -89,6 +89,33 @@ def _splitter(max_chars: int, overlap: int, lang: str) -> RecursiveCharacterText
     )
 
 
+def _fenced(body: str, pieces: list[str]) -> list[str]:
+    """Pieces of `body` with their code fences balanced: a piece cut inside a fenced block reopens it with
+    the block's own opening line ("```js") and one that ends inside it closes it, so every chunk reads as
+    prose and code apart (a code block's second half is not prose to answer from: "// 这将在运行时更新路由
+    … if (import.meta.hot) {"). Such a chunk is longer than the limit by its fence lines."""
+    lines = body.splitlines(keepends=True)
+    fences, offset = [], 0  # (offset of a fence's marker, its line)
+    for line in lines:
+        if _FENCE.match(line):
+            fences.append((offset + len(line) - len(line.lstrip()), line.rstrip("\n")))
+        offset += len(line)
+    if not fences:
+        return pieces
+    out, start = [], -1
+    for piece in pieces:
+        found = body.find(piece, start + 1)
+        start = found if found >= 0 else start + 1
+        before = [f for f in fences if f[0] < start]
+        opener = before[-1][1] if len(before) % 2 else ""
+        text = f"{opener.strip()}\n{piece}" if opener else piece
+        inside = [f for f in fences if start <= f[0] < start + len(piece)]
+        if (len(before) + len(inside)) % 2:  # ends inside a block
+            text += "\n" + _FENCE.match((opener or inside[-1][1])).group(1)
+        out.append(text)
+    return out
+
+
 def chunk_text(
     text: str, *, max_chars: int = 800, overlap: int = 100, lang: str | None = None
 ) -> list[Chunk]:
@@ -113,7 +140,7 @@ def chunk_text(
             pieces = [whole]
         else:
             room = max(max_chars - len(head) - 2, max_chars // 2)
-            pieces = _splitter(room, overlap, lang).split_text(body) if body else []
+            pieces = _fenced(body, _splitter(room, overlap, lang).split_text(body)) if body else []
             if head:
                 pieces = [f"{head}\n\n{pieces[0]}" if pieces else head, *pieces[1:]]
         for piece in pieces:
