@@ -111,7 +111,7 @@ def _fenced(body: str, pieces: list[str]) -> list[str]:
         text = f"{opener.strip()}\n{piece}" if opener else piece
         inside = [f for f in fences if start <= f[0] < start + len(piece)]
         if (len(before) + len(inside)) % 2:  # ends inside a block
-            text += "\n" + _FENCE.match((opener or inside[-1][1])).group(1)
+            text += "\n" + _FENCE.match(opener or inside[-1][1]).group(1)
         out.append(text)
     return out
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 
 from langchain_core.structured_query import Comparator, Comparison
 
+from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
 from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings, match_values
 from queryweave.tools.retrieval.self_query_negation import negated
 from queryweave.tools.retrieval.self_query_numbers import count_conditions
 from queryweave.tools.retrieval.self_query_schema import FieldSpec, MetadataSchema
-from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
 from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 from queryweave.tools.understanding.value_glossary import parallel_terms
 
