@@ -185,3 +185,24 @@ FILMS = MetadataSchema.from_dict({
 def test_a_value_of_two_fields_counts_for_one(question, expected):
     got = {(c.attribute, c.comparator.value, c.value) for c in conditions(extract(question, FILMS).structured_query)}
     assert got == expected
+
+
+RUNTIME = MetadataSchema.from_dict({
+    "document_contents": "Films. 电影。",
+    "fields": [{"name": "runtime_minutes", "type": "integer", "description": "Running time in minutes. 片长（分钟）。"},
+               {"name": "rating", "type": "integer", "description": "Stars, 1 to 5. 星级。"}]})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a number said in another unit of time than the field's is converted, and its unit names the field
+    ("something longer than two hours", {("runtime_minutes", "gt", 120)}),
+    ("片长两个小时以上的", {("runtime_minutes", "gte", 120)}),
+    ("不超过一个半小时", {("runtime_minutes", "lte", 90)}),
+    ("between 1 and 2 hours", {("runtime_minutes", "gte", 60), ("runtime_minutes", "lte", 120)}),
+    ("under 90 minutes", {("runtime_minutes", "lt", 90)}),
+    ("shorter than 1.5 hours", {("runtime_minutes", "lt", 90)}),
+    ("at least 4 stars", {("rating", "gte", 4)}),  # no unit of time: the field's own word
+])
+def test_numbers_in_another_unit_of_time(question, expected):
+    got = {(c.attribute, c.comparator.value, c.value) for c in conditions(extract(question, RUNTIME).structured_query)}
+    assert got == expected
