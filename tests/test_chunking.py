@@ -96,6 +96,7 @@ def test_heading_anchors_are_not_part_of_titles():
     text = "# Deployment { #deploy }\n\nIntro text here.\n\n## Docker {#docker-setup}\n\nRun it in a container.\n"
     assert headings(text) == ["Deployment", "Docker"]
     assert {c.heading for c in chunk_text(text, max_chars=60)} <= {"Deployment", "Deployment > Docker"}
+    assert headings("# 插件 %{#plugins}%\n\n正文。\n\n## 简介 %{#introduction}%\n") == ["插件", "简介"]  # Vue docs (zh)
 
 
 def test_language_is_decided_on_prose_and_per_chunk(tmp_path):

@@ -17,7 +17,8 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 from queryweave.tools.common.text import detect_language
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
-_ANCHOR = re.compile(r"\s*\{\s*#[^{}]*\}\s*$")  # MkDocs / Docusaurus "## Title { #anchor }"
+# MkDocs / Docusaurus "## Title { #anchor }", and the "%{#anchor}%" of the Vue docs' Chinese translations
+_ANCHOR = re.compile(r"\s*%?\{\s*#[^{}]*\}%?\s*$")
 
 
 def heading_title(raw: str) -> str:
