@@ -206,3 +206,13 @@ RUNTIME = MetadataSchema.from_dict({
 def test_numbers_in_another_unit_of_time(question, expected):
     got = {(c.attribute, c.comparator.value, c.value) for c in conditions(extract(question, RUNTIME).structured_query)}
     assert got == expected
+
+
+@pytest.mark.parametrize(("token", "words", "expected"), [
+    ("sci-fi", ["science", "fiction"], True), ("rom-com", ["romantic", "comedy"], True),
+    ("science-fiction", ["science", "fiction"], False),  # nothing clipped: the words themselves
+    ("sci-fi", ["science"], False), ("s-fi", ["science", "fiction"], False), ("well-known", ["western", "drama"], False)])
+def test_hyphenated_clipped_compounds(token, words, expected):
+    from queryweave.tools.retrieval.self_query_words import clipped_compound
+
+    assert clipped_compound(token, words) is expected

@@ -39,6 +39,7 @@ from queryweave.tools.retrieval.self_query_words import (
     KIND_NOUNS,
     abbreviation,
     clipped,
+    clipped_compound,
     compound_head,
     demonym,
     numeronym,
@@ -226,6 +227,9 @@ def _other_forms(text: str, slot: Slot, field: str, values: Sequence[str], value
     if slot.raw and (abbreviation(text[slot.start:slot.end], [w for w in words if w.isalpha()])
                      or (len(words) == 1 and numeronym(slot.raw, words[0]))):  # "APAC", "k8s"
         out.append(ValueHit(field, value, slot.start, slot.end, 1.0, "abbreviation"))
+    joined = re.match(r"[A-Za-z]+(?:-[A-Za-z]+)+", text[slot.start:]) if slot.raw else None
+    if joined and (slot.start == 0 or not text[slot.start - 1].isalnum()) and clipped_compound(joined.group(0), words):
+        out.append(ValueHit(field, value, slot.start, slot.start + joined.end(), 1.0, "abbreviation"))  # "sci-fi"
     field_words = {stem(w) for w in split_words(field)} | _KINDS | domain  # 摇滚乐 "rock music" in a music catalogue
     for alt in slot.alts:
         if len(alt) > len(seq) and alt[:len(seq)] == seq and set(alt[len(seq):]) <= field_words:

@@ -81,6 +81,17 @@ def abbreviation(token: str, words: Sequence[str]) -> bool:
     return spell(token.lower(), 0)
 
 
+def clipped_compound(token: str, words: Sequence[str]) -> bool:
+    """A hyphenated compound of clipped words, one per word of the value in turn ("sci-fi" for
+    `science_fiction`, "rom-com" for `romantic_comedy`): each part two letters or more and a prefix of
+    its word, at least one part shorter than its word."""
+    parts = token.lower().split("-")
+    if len(parts) != len(words) or len(parts) < 2:
+        return False
+    pairs = list(zip(parts, (w.lower() for w in words), strict=True))
+    return all(len(p) >= 2 and w.startswith(p) for p, w in pairs) and any(len(p) < len(w) for p, w in pairs)
+
+
 def numeronym(token: str, word: str) -> bool:
     """`token` is a numeronym of the one-word value `word`: its first and last letters with the count of
     the letters between ("k8s" for `kubernetes`, "i18n" for `internationalization`, "a11y")."""
