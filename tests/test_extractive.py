@@ -211,8 +211,27 @@ def test_italics_are_rendered_as_plain_text_and_arithmetic_is_not() -> None:
 
 def test_markup_inside_code_spans_is_kept_and_bare_tags_are_no_units() -> None:
     assert render("Pass these props to `<TransitionGroup>`: <b>tag</b>") == "Pass these props to <TransitionGroup>: tag"
+    assert render("Use the preset: <!-- prettier-ignore --> below.") == "Use the preset: below."
     assert render("See [`createRouter`](./api.md).") == "See createRouter."
     docs = [{"chunk_id": "a", "source": "a.md", "title": "Links",
              "text": "<HomeSponsors />\n\nThe RouterLink component renders an anchor tag by default."}]
     ext = extract_answer("What does the RouterLink component render by default?", docs)
     assert "anchor tag" in ext.answer and not ext.answer.startswith(("[", " ["))
+
+
+def test_an_answer_that_names_nothing_asked_for_is_shown_with_the_neighbour_that_does() -> None:
+    text = ("FastAPI uses a unique ID for each path operation, for operation IDs and for model names. "
+            "You can customize this function. "
+            "Then pass the custom function to FastAPI with the `generate_unique_id_function` parameter.")
+    docs = [{"chunk_id": "a", "source": "a.md", "title": "Generate clients", "text": text}]
+    q = "Which FastAPI parameter customizes the unique ID of each path operation?"
+    ext = extract_answer(q, docs, max_sentences=1)
+    assert "generate_unique_id_function" in ext.answer
+    assert ext.answer.index("unique ID for each") < ext.answer.index("generate_unique_id_function")
+    # a question that asks for no name gets no neighbour
+    plain = extract_answer("What is the unique ID of each path operation used for?", docs, max_sentences=1)
+    assert "generate_unique_id_function" not in plain.answer
+    # nor one whose chosen sentence already names something new
+    named = [{"chunk_id": "b", "source": "b.md", "title": "Guards",
+              "text": "The `beforeEach` guard runs on every navigation. It is registered on the router."}]
+    assert "registered" not in extract_answer("Which guard runs on every navigation?", named, max_sentences=1).answer

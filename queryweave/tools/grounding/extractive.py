@@ -49,9 +49,12 @@ _IDENTIFIER = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+
                          r"(?<![\w-])--?[a-z][\w-]+|\b\w+\(\)")
 _DIGIT = re.compile(r"\d")
 _WORDY = re.compile(r"[^\W_]")
+_WHICH = re.compile(r"\bwhich\b|哪个|哪一个|哪种|哪一种|哪条|哪项", re.I)  # a question that asks for a name
+_QUOTED = re.compile(r"[“「『\"]([^”」』\"\n]{2,40})[”」』\"]")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 # *italics* (not `a * b`, not a list star, not inside a word: "2*3*4" stays); `_x_` is left alone (snake_case)
 _ITALIC = re.compile(r"(?<![A-Za-z0-9*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![A-Za-z0-9*])")
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
 _TICKS = re.compile(r"`([^`]+)`")
@@ -145,7 +148,8 @@ def render(unit: str) -> str:
     if unit.startswith(CODE_PREFIX):
         return f"`{unit[len(CODE_PREFIX):]}`"
     # markup is stripped outside code spans only: "`<TransitionGroup>`" is a name, not a tag
-    text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1), unit)
+    text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1),
+                     _COMMENT.sub("", unit))
     pieces = re.split(r"(`[^`]+`)", text)
     for i in range(0, len(pieces), 2):
         pieces[i] = _ITALIC.sub(r"\1", _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i])))
@@ -283,6 +287,10 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             break
     if not chosen:
         return ExtractiveAnswer("", coverage=scored[0][1] if scored else 0.0)
+    kind = ("code" if asks_code else "value" if asks_value
+            else "name" if asks_identifier or _WHICH.search(question) else None)
+    if kind:
+        chosen = _completed(chosen, {(c[0], c[1]): c[2] for c in cands}, kind, question)
     chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
     cite_no: dict[int, int] = {}
     citations, parts, sentences, rendered = [], [], [], []
@@ -303,6 +311,39 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
 
 _LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./:-]*[A-Za-z0-9]")
 _NUMBER = re.compile(r"\d+(?:\.\d+)*")
+
+
+def _states(unit: str, kind: str, question: str) -> bool:
+    """Whether a unit holds the kind of thing asked for: code (a code block or span), a value (a number),
+    or a name (an identifier, code span or quoted term the question does not already name)."""
+    if kind == "code":
+        return unit.startswith(CODE_PREFIX) or bool(_TICKS.search(unit))
+    if kind == "value":
+        return bool(_DIGIT.search(unit))
+    names = [m.group(0).strip("`") for m in _IDENTIFIER.finditer(unit)] + [m.group(1) for m in _QUOTED.finditer(unit)]
+    asked = set(tokenize(question))
+    return any(not set(tokenize(n)) <= asked for n in names if tokenize(n))
+
+
+def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, question: str) -> list:
+    """A chosen unit that does not hold the kind of thing asked for ("Which parameter …" answered by a
+    sentence that names none) is shown with the nearest unit of its passage that does: one of the two
+    after it, else the one before ("FastAPI 为每个路径操作使用一个唯一 ID…" then "…通过
+    `generate_unique_id_function` 参数传给 FastAPI"). Nothing is added when no neighbour holds it."""
+    taken = {(c[2], c[3]) for c in chosen}
+    out = []
+    for item in chosen:
+        d, u, pieces = item[2], item[3], item[4]
+        if not any(_states(p, kind, question) for p in pieces):
+            for near in (u + 1, u + 2, u - 1):
+                text = units.get((d, near))
+                if text is None or (d, near) in taken or text in pieces or not _states(text, kind, question):
+                    continue
+                pieces = (*pieces, text) if near > u else (text, *pieces)
+                taken.add((d, near))
+                break
+        out.append(item[:4] + (pieces,) + item[5:])
+    return out
 
 
 def is_translation(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
