@@ -32,6 +32,27 @@ def test_licence_and_questions_that_ask_no_attribute() -> None:
     assert asked_attributes("Who created HikariCP?") == [] and unstated_attributes("谁写的？", "无关") == []
 
 
+def test_a_quantity_asked_for_must_be_stated() -> None:
+    q = "How many times does the loader retry a failed fetch?"
+    assert unstated_attributes(q, "The loader runs again when the route changes, e.g. /users/1. [1]") == ["quantity"]
+    assert unstated_attributes(q, "It retries 3 times. [1]") == []
+    assert unstated_attributes(q, "It retries twice before giving up. [1]") == []
+    # versions, code, links and citation markers state no quantity; nor a number the question holds
+    assert unstated_attributes("How long does Vue Router wait for a guard?", "As in Vue 2, `setTimeout(f, 500)` [1]") \
+        == ["quantity"]
+    assert unstated_attributes("Vuex 5 的 RFC 编号是多少？", "Pinia 起源于 Vuex 5 的实验。[2]") == ["quantity"]
+    assert unstated_attributes("WCAG 2.2 相比 2.1 新增了多少条准则？", "WCAG 2.0 与 WCAG 2.1 [1]") == ["quantity"]
+    # a Chinese numeral with the measure word asked for; an ordinal is none
+    assert unstated_attributes("最多能添加多少条路由？", "这两个链接都会匹配。[1]") == ["quantity"]
+    assert unstated_attributes("最多能添加多少条路由？", "最多添加三条路由。[1]") == []
+    assert unstated_attributes("插件会被安装几次？", "作为第二个参数传入。[1]") == ["quantity"]
+    assert unstated_attributes("插件会被安装几次？", "只会安装一次。[1]") == []
+    # no quantity asked: "某几个" / "哪几个" / "第几" are no count
+    assert asked_attributes("如果只想缓存某几个组件，用哪个 prop？") == []
+    assert asked_attributes("Room 有哪几个核心组件？") == [] and asked_attributes("她是第几位皇后？") == []
+    assert unstated_attributes("默认最大堆是物理内存的多少？", "默认把最大堆设为物理内存的 1/4。") == []
+
+
 def test_the_graph_declines_an_answer_that_never_speaks_of_the_default(ctx) -> None:
     from dataclasses import replace
 

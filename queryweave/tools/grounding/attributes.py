@@ -1,11 +1,15 @@
-"""Attributes a question asks for that a right answer must name: the default, the licence, the port.
+"""Attributes a question asks for that a right answer must name: the default, the licence, the port, a quantity.
 
 "What is the default query_wait_timeout?" is answered by a sentence that says what happens by default
 ("Defaults to `600`", "默认 200 毫秒", "if it is not set, …"); a sentence about the same setting that
 never speaks of a default does not answer it — the knowledge base describes the thing, not the attribute
 asked about (the "close" unanswerable question). The same holds for a licence (a licence's name or the
-word) and a port (the word or a `:8080`). A closed class of each language's words, nothing fitted;
-questions asking for no such attribute are not judged.
+word) and a port (the word or a `:8080`). A question that asks for a quantity ("how many", "how long",
+多少, 几个, 多久) is answered only by an answer that states one (`states_quantity`): a number outside code,
+links and version names ("Vue 2", "WCAG 2.1", "multilingual-E5"), not one the question already holds, a
+number word ("five", "twice", "unlimited"), or a Chinese numeral — with the question's measure word when it
+has one (多少条 needs "三条", not "两个"); an ordinal (第二) is no quantity. A closed class of each language's
+words, nothing fitted; questions asking for no such attribute are not judged.
 """
 
 from __future__ import annotations
@@ -25,9 +29,33 @@ ATTRIBUTES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
 }
 
 
+_ASKS_QUANTITY = re.compile(r"\bhow (?:many|much|long|often|large|big)\b|(?<![某好哪第])几(?:[个次种条项位名倍天年月周秒]|"
+                            r"分钟|小时)|多少|多久|多大|多长", re.I)  # 某几个 / 好几个 / 哪几个 / 第几: no count asked
+_MEASURE = r"[个次种条项位名倍天年月周秒]|分钟|小时|毫秒|字节"
+_ASKED_MEASURE = re.compile(rf"(?:多少|几)\s*({_MEASURE})")
+_VERSION = re.compile(r"\b[A-Z][\w.+-]*\s?[<>=~^v]*\s?\d+(?:\.\d+)*\b")  # "Vue 2", "WCAG 2.1", "Vue <2.7", "E5"
+_NOT_PROSE = re.compile(r"`[^`]*`|https?://\S+|\[\d{1,2}\]")  # code, links, citation markers
+_DIGITS = re.compile(r"(?<![A-Za-z_\d./:#-])\d+(?:[.,/]\d+)*")
+_NUMBER_WORDS = re.compile(r"\b(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+                           r"fifty|hundred|thousand|million|once|twice|half|unlimited|infinite)\b|\bno (?:limit|maximum)\b|"
+                           r"不限|无限|无上限|没有上限", re.I)
+_ZH_NUMBER = re.compile(rf"(?<!第)([零两二三四五六七八九十百千万]+|一(?=[次倍半]))\s*({_MEASURE})?")
+
+
+def states_quantity(question: str, answer: str) -> bool:
+    """Whether `answer` states a quantity (see the module's docstring)."""
+    text = _VERSION.sub(" ", _NOT_PROSE.sub(" ", answer))
+    held = set(re.findall(r"\d+(?:\.\d+)*", question))
+    if any(m.group(0) not in held for m in _DIGITS.finditer(text)) or _NUMBER_WORDS.search(text):
+        return True
+    measure = _ASKED_MEASURE.search(question)
+    return any(not measure or m.group(2) == measure.group(1) for m in _ZH_NUMBER.finditer(text))
+
+
 def asked_attributes(question: str) -> list[str]:
-    """The attributes of `ATTRIBUTES` the question asks for."""
-    return [name for name, (asks, _) in ATTRIBUTES.items() if asks.search(question)]
+    """The attributes of `ATTRIBUTES` the question asks for, and "quantity" for a count or a measure."""
+    asked = [name for name, (asks, _) in ATTRIBUTES.items() if asks.search(question)]
+    return asked + (["quantity"] if _ASKS_QUANTITY.search(question) else [])
 
 
 _SYNTAX = re.compile(r"\bexport\s+default\b")  # JavaScript's default export: code, not a default value
@@ -39,7 +67,8 @@ def unstated_attributes(question: str, answer: str) -> list[str]:
     an answer that names that one ("listens on port 6432") states it."""
     asked = asked_attributes(question)
     answer = _SYNTAX.sub(" ", answer)  # a keyword of code (JavaScript's `export default`) states no default
-    missing = [name for name in asked if not ATTRIBUTES[name][1].search(answer)]
+    missing = [name for name in asked if not (states_quantity(question, answer) if name == "quantity"
+                                              else ATTRIBUTES[name][1].search(answer))]
     if "default" in missing and any(name not in missing for name in asked if name != "default"):
         missing.remove("default")
     return missing

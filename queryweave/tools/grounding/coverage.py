@@ -26,6 +26,7 @@ from queryweave.tools.common.text import EN_STOPWORDS, detect_language, tokenize
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.+#/-]*[A-Za-z0-9+#]|[A-Za-z]")
 _IDENTIFIER = re.compile(r"[0-9_.]|[a-z][A-Z]")
+_LATIN_ABBREVIATION = re.compile(r"[a-z](?:\.[a-z])+")  # "e.g", "i.e", "a.k.a": writing, not names ("D.P." stays)
 _SENTENCE_START = re.compile(r"(?:^|[.?!。？！]\s*)$")
 # Capitalised words that are sentence furniture, not names (question words, pronouns, "I").
 _NOT_NAMES = {"i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "does",
@@ -38,7 +39,7 @@ def question_names(question: str) -> list[str]:
     out: list[str] = []
     for m in _TOKEN.finditer(question):
         word = re.sub(r"(?:'s|’s)$", "", m.group(0)).rstrip(".-/")
-        if len(word) < 2 or word.lower() in _NOT_NAMES:
+        if len(word) < 2 or word.lower() in _NOT_NAMES or _LATIN_ABBREVIATION.fullmatch(word):
             continue
         if zh:
             out.append(word)
