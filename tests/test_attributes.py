@@ -51,6 +51,9 @@ def test_a_quantity_asked_for_must_be_stated() -> None:
     assert asked_attributes("如果只想缓存某几个组件，用哪个 prop？") == []
     assert asked_attributes("Room 有哪几个核心组件？") == [] and asked_attributes("她是第几位皇后？") == []
     assert unstated_attributes("默认最大堆是物理内存的多少？", "默认把最大堆设为物理内存的 1/4。") == []
+    # a number in code counts when it is set on a key the question names
+    assert unstated_attributes("MiniSearch 里 fuzzy 的值是多少？", "`searchOptions: { fuzzy: 0.2, prefix: true }` [1]") == []
+    assert unstated_attributes("state 最多可以有多少个顶层属性？", "`state: () => ({ count: 0 })` [1]") == ["quantity"]
 
 
 def test_the_graph_declines_an_answer_that_never_speaks_of_the_default(ctx) -> None:

@@ -124,3 +124,17 @@ def test_a_chunk_cut_inside_a_code_block_reopens_and_closes_it():
     inner = [c for c in chunks if "value20 " in c.text][0]
     assert inner.text.startswith("```js") and inner.text.rstrip().endswith("```")
     assert chunks[-1].text.endswith("After the block comes prose.")
+
+
+def test_a_block_that_shows_fences_inside_stays_one_block():
+    from queryweave.tools.common.fences import fence_states
+
+    page = ["Intro.", "````md", "```js{4}", "export default {}", "```", "````", "## After", "Text."]
+    assert [open_ for _, open_ in fence_states(page)] == [None, "````", "````", "````", "````", None, None, None]
+    text = "\n".join(page)
+    assert headings("# Top\n\n" + text) == ["Top", "After"]
+    long = "## Lines\n\nSee the example.\n\n````md\n```ts:line-numbers=2\n" + "\n".join(
+        f"const line{i} = 'This is line {i}'" for i in range(2, 40)) + "\n```\n````\n\nAfter the example."
+    for c in chunk_text(long, max_chars=300, overlap=0):
+        states = fence_states(c.text.splitlines())
+        assert states[-1][1] is None, c.text  # every chunk ends outside code

@@ -235,3 +235,10 @@ def test_an_answer_that_names_nothing_asked_for_is_shown_with_the_neighbour_that
     named = [{"chunk_id": "b", "source": "b.md", "title": "Guards",
               "text": "The `beforeEach` guard runs on every navigation. It is registered on the router."}]
     assert "registered" not in extract_answer("Which guard runs on every navigation?", named, max_sentences=1).answer
+
+
+def test_a_fenced_block_shown_inside_a_longer_fence_is_one_code_unit() -> None:
+    text = "Add the marker after the language:\n\n````md\n```ts:line-numbers=2\nconst line2 = 'x'\n```\n````\n\nThat is all."
+    units = answer_units(text)
+    assert units[0] == "Add the marker after the language:" and units[-1] == "That is all."
+    assert len(units) == 3 and units[1].startswith("code: ```ts:line-numbers=2")

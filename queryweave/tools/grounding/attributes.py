@@ -7,7 +7,8 @@ asked about (the "close" unanswerable question). The same holds for a licence (a
 word) and a port (the word or a `:8080`). A question that asks for a quantity ("how many", "how long",
 多少, 几个, 多久) is answered only by an answer that states one (`states_quantity`): a number outside code,
 links and version names ("Vue 2", "WCAG 2.1", "multilingual-E5"), not one the question already holds, a
-number word ("five", "twice", "unlimited"), or a Chinese numeral — with the question's measure word when it
+number word ("five", "twice", "unlimited"), a number in code set on a key the question names
+(`fuzzy: 0.2`), or a Chinese numeral — with the question's measure word when it
 has one (多少条 needs "三条", not "两个"); an ordinal (第二) is no quantity. A closed class of each language's
 words, nothing fitted; questions asking for no such attribute are not judged.
 """
@@ -15,6 +16,8 @@ words, nothing fitted; questions asking for no such attribute are not judged.
 from __future__ import annotations
 
 import re
+
+from queryweave.tools.common.text import tokenize
 
 # attribute: (the question asks for it, an answer names it)
 ATTRIBUTES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
@@ -42,8 +45,16 @@ _NUMBER_WORDS = re.compile(r"\b(?:zero|two|three|four|five|six|seven|eight|nine|
 _ZH_NUMBER = re.compile(rf"(?<!第)([零两二三四五六七八九十百千万]+|一(?=[次倍半]))\s*({_MEASURE})?")
 
 
+_KEYED = re.compile(r"([A-Za-z_][\w-]*)[\"']?\s*[:=]\s*(-?\d+(?:\.\d+)*)")  # "fuzzy: 0.2", "maxsize=128"
+
+
 def states_quantity(question: str, answer: str) -> bool:
-    """Whether `answer` states a quantity (see the module's docstring)."""
+    """Whether `answer` states a quantity (see the module's docstring). In code, a number counts when
+    the key it is set on is a word of the question ("fuzzy 的值是多少？" answered by `fuzzy: 0.2`)."""
+    asked = set(tokenize(question))
+    for span in re.findall(r"`[^`]*`", answer):
+        if any(set(tokenize(m.group(1))) <= asked for m in _KEYED.finditer(span) if tokenize(m.group(1))):
+            return True
     text = _VERSION.sub(" ", _NOT_PROSE.sub(" ", answer))
     held = set(re.findall(r"\d+(?:\.\d+)*", question))
     if any(m.group(0) not in held for m in _DIGITS.finditer(text)) or _NUMBER_WORDS.search(text):

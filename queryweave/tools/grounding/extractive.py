@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from queryweave.tools.common.fences import fence_closes, fence_opening
 from queryweave.tools.common.site_markup import strip_site_markup
 from queryweave.tools.common.text import detect_language, split_sentences, tokenize
 from queryweave.tools.understanding.glossary import cross_terms
@@ -102,13 +103,15 @@ def answer_units(text: str) -> list[str]:
         item = False
 
     code: list[str] | None = None
+    opener = ""
     for line in strip_site_markup(text).splitlines():  # (a KB ingested before markup was stripped)
         stripped = line.strip()
-        if stripped.startswith("```"):
+        marker = fence_opening(line.lstrip()) if code is None else None
+        if marker or (code is not None and fence_closes(line.lstrip(), opener)):
             flush()
             if code is None:
-                code = []
-            else:  # a fenced block is one unit, marked as code
+                code, opener = [], marker or "```"
+            else:  # a fenced block is one unit, marked as code (a "````md" block may show "```" fences inside)
                 if code:
                     units.append(CODE_PREFIX + " ".join(code))
                 code = None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
+from queryweave.tools.common.fences import fence_states
 from queryweave.tools.common.text import detect_language
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
@@ -24,7 +25,6 @@ _ANCHOR = re.compile(r"\s*%?\{\s*#[^{}]*\}%?\s*$")
 def heading_title(raw: str) -> str:
     """A heading's title without a trailing `{ #anchor }` attribute."""
     return _ANCHOR.sub("", raw).strip()
-_FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 _ZH_SEPARATORS = ["。", "！", "？", "；", "…"]
 _EN_SEPARATORS = [". ", "! ", "? ", "; "]
@@ -47,11 +47,9 @@ def _sections(text: str) -> list[tuple[str | None, str, str]]:
     """
     sections: list[tuple[str | None, list[str], list[str]]] = [(None, [], [])]
     path: list[tuple[int, str]] = []
-    in_fence = False
-    for line in text.splitlines():
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        match = None if in_fence else _HEADING.match(line)
+    lines = text.splitlines()
+    for line, (fence, open_) in zip(lines, fence_states(lines), strict=True):
+        match = None if fence or open_ else _HEADING.match(line)
         if match:
             level, title = len(match.group(1)), heading_title(match.group(2))
             path = [(lvl, t) for lvl, t in path if lvl < level] + [(level, title)]
@@ -69,11 +67,9 @@ def _sections(text: str) -> list[tuple[str | None, str, str]]:
 def headings(text: str) -> list[str]:
     """The Markdown headings of `text` in order (titles only, code blocks ignored)."""
     found: list[str] = []
-    in_fence = False
-    for line in text.splitlines():
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        elif not in_fence and (match := _HEADING.match(line)):
+    lines = text.splitlines()
+    for line, (fence, open_) in zip(lines, fence_states(lines), strict=True):
+        if not fence and not open_ and (match := _HEADING.match(line)):
             found.append(heading_title(match.group(2)))
     return found
 
@@ -96,23 +92,23 @@ def _fenced(body: str, pieces: list[str]) -> list[str]:
     prose and code apart (a code block's second half is not prose to answer from: "// 这将在运行时更新路由
     … if (import.meta.hot) {"). Such a chunk is longer than the limit by its fence lines."""
     lines = body.splitlines(keepends=True)
-    fences, offset = [], 0  # (offset of a fence's marker, its line)
-    for line in lines:
-        if _FENCE.match(line):
-            fences.append((offset + len(line) - len(line.lstrip()), line.rstrip("\n")))
-        offset += len(line)
-    if not fences:
+    states = fence_states([line.rstrip("\n") for line in lines])
+    if not any(fence for fence, _ in states):
         return pieces
+    marks, offset, opening = [], 0, ""  # (where a line starts, the block's marker after it, its opening line)
+    for line, (fence, open_) in zip(lines, states, strict=True):
+        opening = line.strip() if fence and open_ else opening
+        marks.append((offset + len(line) - len(line.lstrip()), open_, opening))
+        offset += len(line)
     out, start = [], -1
     for piece in pieces:
         found = body.find(piece, start + 1)
         start = found if found >= 0 else start + 1
-        before = [f for f in fences if f[0] < start]
-        opener = before[-1][1] if len(before) % 2 else ""
-        text = f"{opener.strip()}\n{piece}" if opener else piece
-        inside = [f for f in fences if start <= f[0] < start + len(piece)]
-        if (len(before) + len(inside)) % 2:  # ends inside a block
-            text += "\n" + _FENCE.match(opener or inside[-1][1]).group(1)
+        before = [m for m in marks if m[0] < start]
+        text = f"{before[-1][2]}\n{piece}" if before and before[-1][1] else piece
+        upto = [m for m in marks if m[0] < start + len(piece)]
+        if upto and upto[-1][1]:  # ends inside a block
+            text += "\n" + upto[-1][1]
         out.append(text)
     return out
 
