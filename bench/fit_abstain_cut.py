@@ -35,7 +35,9 @@ from queryweave.nodes.reflect import same_language  # noqa: E402
 
 COVERAGE_CUTS = [0.0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]
 CONFIDENCE_CUTS = [0.0] + [round(0.60 + 0.01 * i, 2) for i in range(21)]
-BEFORE = (0.5, 0.0)  # the coverage cut shipped before this script, no confidence cut
+NO_GATE = float("inf")
+SIMILARITY_GATES = [NO_GATE] + [round(0.86 + 0.01 * i, 2) for i in range(10)]
+BEFORE = (0.5, 0.0, NO_GATE)  # the coverage cut shipped before this script, no confidence cut, no gate
 
 
 def prepare(rows: list[dict], across: bool = False) -> list[dict]:
@@ -48,12 +50,16 @@ def prepare(rows: list[dict], across: bool = False) -> list[dict]:
         r["_cov_applies"] = answered and coverage_cut_applies(r["question"], r.get("cited") or [], across=across)
         r["_conf_applies"] = answered and same_language(r["question"], r["answer"])
         r["_conf"] = float(r.get("confidence") or 0.0)
+        r["_sim"] = float(f.get("similarity", 0.0))
     return rows
 
 
-def declined(r: dict, cuts: tuple[float, float]) -> bool:
-    c, t = cuts
-    return r["abstained"] or (r["_cov_applies"] and r["_cov"] < c) or (r["_conf_applies"] and r["_conf"] < t)
+def declined(r: dict, cuts: tuple[float, float, float]) -> bool:
+    """`cuts`: coverage cut, confidence cut, similarity gate (an answer the coverage cut would decline is
+    kept when the question's embedding is at least this close to its closest chosen unit)."""
+    c, t, s = cuts
+    return (r["abstained"] or (r["_cov_applies"] and r["_cov"] < c and r["_sim"] < s)
+            or (r["_conf_applies"] and r["_conf"] < t))
 
 
 def outcome(rows: list[dict], cuts: tuple[float, float]) -> dict[str, float]:
@@ -69,16 +75,22 @@ def outcome(rows: list[dict], cuts: tuple[float, float]) -> dict[str, float]:
             "contains": right / len(ans) if ans else nan}
 
 
-def choose(groups: dict[str, list[dict]]) -> tuple[float, float]:
-    """The pair with the best mean share right over `groups` (ties: the milder cuts)."""
-    def score(cuts: tuple[float, float]) -> float:
+def choose(groups: dict[str, list[dict]], gate: bool = False) -> tuple[float, float, float]:
+    """The cuts with the best mean share right over `groups` (ties: the milder cuts, then no gate).
+    `gate`: coverage cut and similarity gate (no confidence cut), else coverage and confidence cuts."""
+    def score(cuts: tuple[float, float, float]) -> float:
         return sum(outcome(rows, cuts)["right"] for rows in groups.values()) / len(groups)
 
-    pairs = [(c, t) for c in COVERAGE_CUTS for t in CONFIDENCE_CUTS]
-    return max(pairs, key=lambda p: (round(score(p), 6), -p[0] - p[1]))
+    options = ([(c, 0.0, s) for c in COVERAGE_CUTS for s in SIMILARITY_GATES] if gate
+               else [(c, t, NO_GATE) for c in COVERAGE_CUTS for t in CONFIDENCE_CUTS])
+    return max(options, key=lambda p: (round(score(p), 6), -p[0] - p[1], p[2]))
 
 
-def cells(rows: list[dict], cuts: tuple[float, float]) -> str:
+def describe(cuts: tuple[float, float, float]) -> str:
+    return f"coverage {cuts[0]}, confidence {cuts[1]}" + ("" if cuts[2] == NO_GATE else f", gate {cuts[2]}")
+
+
+def cells(rows: list[dict], cuts: tuple[float, float, float]) -> str:
     o = outcome(rows, cuts)
     return " / ".join(f"{o[k]:.3f}" for k in ("right", "abst.rec", "wrong abst.", "contains"))
 
@@ -88,6 +100,9 @@ def main() -> int:
     ap.add_argument("groups", nargs="+", help="GROUP=items.jsonl[,items2.jsonl]")
     ap.add_argument("--across-languages", action="store_true",
                     help="the coverage cut also judges answers from passages in the other language")
+    ap.add_argument("--similarity-gate", action="store_true",
+                    help="choose a similarity gate for the coverage cut instead of a confidence cut (the items need "
+                         "the `similarity` feature)")
     args = ap.parse_args()
     groups = {g.split("=", 1)[0]: prepare(load(g.split("=", 1)[1].split(",")), args.across_languages)
               for g in args.groups}
@@ -95,11 +110,10 @@ def main() -> int:
     print("| held-out group | n | both off | before (coverage 0.5) | cuts chosen without it | chosen |")
     print("|---|---|---|---|---|---|")
     for name, rows in groups.items():
-        cuts = choose({k: v for k, v in groups.items() if k != name})
-        print(f"| {name} | {len(rows)} | {cells(rows, (0.0, 0.0))} | {cells(rows, BEFORE)} | "
-              f"coverage {cuts[0]}, confidence {cuts[1]} | {cells(rows, cuts)} |")
-    cuts = choose(groups)
-    print(f"chosen on all groups: coverage {cuts[0]}, confidence {cuts[1]}")
+        cuts = choose({k: v for k, v in groups.items() if k != name}, args.similarity_gate)
+        print(f"| {name} | {len(rows)} | {cells(rows, (0.0, 0.0, NO_GATE))} | {cells(rows, BEFORE)} | "
+              f"{describe(cuts)} | {cells(rows, cuts)} |")
+    print(f"chosen on all groups: {describe(choose(groups, args.similarity_gate))}")
     return 0
 
 

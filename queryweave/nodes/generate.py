@@ -32,6 +32,11 @@ from queryweave.tools.grounding.coverage import (
     unsupported_identifiers,
     unsupported_names,
 )
+from queryweave.tools.grounding.coverage_gate import (
+    GATED_COVERAGE_BELOW,
+    KEEP_IF_SIMILARITY,
+    SIMILARITY_MODEL,
+)
 from queryweave.tools.grounding.extractive import extract_answer
 from queryweave.tools.stores.embeddings import embedding_outage
 from queryweave.tools.understanding.glossary import cross_terms
@@ -88,6 +93,19 @@ def coverage_cut_applies(question: str, evidence: list[str], across: bool = Fals
     `bench/fit_abstain_cut.py --across-languages`."""
     return (len(_content_words(question)) >= MIN_TERMS_FOR_CUT
             and (across or detect_language(" ".join(evidence)) == detect_language(question)))
+
+
+def coverage_cut(ctx: Any, similarity: float | None) -> tuple[float, bool]:
+    """(the coverage cut, whether the similarity gate keeps this answer anyway). With the embedding model the
+    gate was chosen for and a similarity measured: the gated cut (`coverage_gate.GATED_COVERAGE_BELOW`,
+    kept at `KEEP_IF_SIMILARITY` or closer); else the plain cut. `coverage_cut=off` switches both off (to fit
+    them: bench/fit_abstain_cut.py), `similarity_gate=off` the gate."""
+    if not ctx.feature("coverage_cut"):
+        return 0.0, False
+    if (similarity is not None and ctx.feature("similarity_gate")
+            and knowledge_base(ctx).embedding_name == SIMILARITY_MODEL):
+        return GATED_COVERAGE_BELOW, similarity >= KEEP_IF_SIMILARITY
+    return ABSTAIN_COVERAGE_BELOW, False
 
 
 def answer_features(question: str, answer: str, evidence: list[str], docs: list[dict[str, Any]],
@@ -217,6 +235,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     if decisive(apart, typed):  # the chosen sentences come from pages that never name what was asked about
         return out | abstention(question, docs, lang, apart, in_corpus=True)
     feats = answer_features(question, ext.answer, evidence, docs, ext.coverage, _names_share(apart, typed))
+    if ext.similarity is not None:  # the embedding cosine of the question and its closest chosen unit
+        feats["similarity"] = round(ext.similarity, 4)
     if ctx.feature("abstain"):
         setting = unsupported_identifiers(typed, evidence)
         if setting:  # the setting or function asked about is named nowhere in the answer's passages
@@ -225,8 +245,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             # "what is the default …" answered by sentences that never speak of a default: the knowledge
             # base describes the thing, not the attribute asked about
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
-        cut = ABSTAIN_COVERAGE_BELOW if ctx.feature("coverage_cut") else 0.0  # off: to fit it (bench/fit_confidence.py)
-        if feats["passage_coverage"] < cut and coverage_cut_applies(question, evidence):
+        cut, keep = coverage_cut(ctx, feats.get("similarity"))
+        if feats["passage_coverage"] < cut and not keep and coverage_cut_applies(question, evidence):
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": fixed_mix(feats),
                   "abstained": False, "confidence_features": feats, "answer_units": ext.rendered}

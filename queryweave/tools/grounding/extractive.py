@@ -76,6 +76,7 @@ class ExtractiveAnswer:
     coverage: float = 0.0
     sentences: list[dict[str, Any]] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)  # the rendered units the answer is made of, in order
+    similarity: float | None = None  # the embedding cosine of the question and its closest chosen unit
 
 
 def _bare(cell: str) -> str:
@@ -183,17 +184,26 @@ def _coverage(q_tokens: set[str], q_cross: dict[str, set[str]], toks: set[str],
     return total
 
 
-def _similarities(question: str, units: list[str], embed: Embed | None) -> np.ndarray | None:
-    """Min-max normalised similarity of the question to each unit (given with its context window)."""
+def _cosines(question: str, units: list[str], embed: Embed | None) -> np.ndarray | None:
+    """Cosine similarity of the question to each unit (given with its context window)."""
     if embed is None or not units:
         return None
     try:
         vecs = np.asarray(embed([question, *units]), dtype=np.float32)
     except Exception:  # an embedding failure must not stop an answer
         return None
-    sims = vecs[1:] @ vecs[0]
+    return vecs[1:] @ vecs[0]
+
+
+def _minmax(sims: np.ndarray) -> np.ndarray:
     lo, hi = float(sims.min()), float(sims.max())
     return (sims - lo) / (hi - lo) if hi > lo else np.ones_like(sims)
+
+
+def _similarities(question: str, units: list[str], embed: Embed | None) -> np.ndarray | None:
+    """Min-max normalised similarity of the question to each unit (given with its context window)."""
+    sims = _cosines(question, units, embed)
+    return None if sims is None else _minmax(sims)
 
 
 def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences: int = 3,
@@ -228,7 +238,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         return ExtractiveAnswer("")
     idf = _idf([c[3] for c in cands])
     q_weight = sum(idf.get(t, math.log(1 + len(cands))) for t in q_tokens) or 1.0
-    alone = _similarities(question, [c[2] for c in cands], embed)
+    cosines = _cosines(question, [c[2] for c in cands], embed)
+    alone = None if cosines is None else _minmax(cosines)
     q_lang = detect_language(question)
     # units read in context count only for units in another language than the question's: the
     # windows are embedded only when there is one (same scores, fewer texts to embed)
@@ -309,7 +320,10 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         parts.append(f"{shown}{'' if _CJK.match(shown[-1:]) else ' '}[{cite_no[d_idx]}]")
         sentences.append({"text": unit, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
     coverage = max(c[1] for c in chosen)
-    return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered)
+    where = {(c[0], c[1]): i for i, c in enumerate(cands)}
+    similarity = (max(float(cosines[where[(c[2], c[3])]]) for c in chosen if (c[2], c[3]) in where)
+                  if cosines is not None else None)
+    return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered, similarity)
 
 
 _LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./:-]*[A-Za-z0-9]")
