@@ -216,3 +216,20 @@ def test_hyphenated_clipped_compounds(token, words, expected):
     from queryweave.tools.retrieval.self_query_words import clipped_compound
 
     assert clipped_compound(token, words) is expected
+
+
+def test_a_partial_value_coordinated_with_a_whole_one_is_kept():
+    jobs = MetadataSchema.from_dict({
+        "document_contents": "Job listings. 招聘信息。",
+        "fields": [{"name": "category", "type": "string", "description": "Job function. 职能。",
+                    "values": ["software_engineering", "data_science", "marketing"]}]})
+
+    def got(question):
+        return {(c.attribute, c.comparator.value, tuple(c.value) if isinstance(c.value, list) else c.value)
+                for c in conditions(extract(question, jobs).structured_query)}
+
+    both = ("data_science", "software_engineering")
+    assert got("anything but engineering or data science") == {("category", "nin", both)}
+    assert got("engineering or data science jobs") == {("category", "in", both)}
+    # not coordinated: the field's whole match keeps no partial one
+    assert got("data science jobs for engineering graduates") == {("category", "eq", "data_science")}

@@ -309,12 +309,22 @@ def embedding_hits(text: str, field: str, values: Sequence[str], embed: Embed, s
     return out
 
 
-def resolve(hits: list[ValueHit], settings: MatchSettings) -> list[ValueHit]:
+_COORDINATED = re.compile(r"^\s*(?:,|，|、|/|or|and|和|或者?|与|及)\s*$", re.I)
+
+
+def resolve(hits: list[ValueHit], settings: MatchSettings, text: str = "") -> list[ValueHit]:
     """Accepted hits: above the thresholds; of overlapping hits of one field the better (then longer);
-    of another field's only a better one; a field with a complete match keeps no partial one."""
+    of another field's only a better one; a field with a complete match keeps no partial one, unless the
+    two are coordinated in `text` ("engineering or data science": `software_engineering`, `data_science`)."""
     kept = [h for h in hits if h.kind != "partial" or h.score >= settings.partial]
-    full = {h.field for h in kept if h.kind in {"exact", "alias"}}
-    kept = [h for h in kept if not (h.kind in {"partial", "embedding"} and h.field in full)]
+    full = [h for h in kept if h.kind in {"exact", "alias"}]
+
+    def coordinated(h: ValueHit) -> bool:
+        return any(o.field == h.field and o.value != h.value and _COORDINATED.match(
+            text[h.end:o.start] if h.end <= o.start else text[o.end:h.start]) for o in full)
+
+    kept = [h for h in kept if not (h.kind in {"partial", "embedding"} and h.field in {f.field for f in full}
+                                    and not (h.kind == "partial" and coordinated(h)))]
     rank = sorted(kept, key=lambda h: (-min(h.score, 1.0), h.kind == "embedding", -(h.end - h.start), h.start))
     out: list[ValueHit] = []
     for h in rank:
@@ -338,8 +348,8 @@ def match_values(text: str, fields: Sequence[tuple[str, Sequence[str], dict[str,
                for h in lexical_hits(text, name, values, aliases, terms, settings.dictionary, names)]
     hits = list(lexical)
     if embed is not None and settings.embedding is not None:
-        covered = [(h.start, h.end) for h in resolve(lexical, settings)]
+        covered = [(h.start, h.end) for h in resolve(lexical, settings, text)]
         for name, values, aliases in fields:  # declared spellings replace guessing (as for partial hits)
             free = [v for v in values if v not in (aliases or {})]
             hits += embedding_hits(text, name, free, embed, settings, covered) if len(free) == len(values) else []
-    return resolve(hits, settings)
+    return resolve(hits, settings, text)
