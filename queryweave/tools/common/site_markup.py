@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from queryweave.tools.common.fences import fence_states
+
 _INCLUDE = re.compile(r"\{\*.*?\*\}|\{!.*?!\}")
 _SNIPPET = re.compile(r"^\s*-{2}8<-{2}(?:\s+.*)?$")
 _BLOCK_FENCE = re.compile(r"^\s*/{3,}(?:\s*[A-Za-z][\w-]*(?:\s*\|.*)?)?\s*$")  # "/// tip | Tip", "///"
@@ -25,7 +27,6 @@ _MATERIAL = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+[A-Za-z][\w-]*(?:\s+(?:\".*\"|'
 _DOCUSAURUS = re.compile(r"^\s*:{3,}(?:\s*[A-Za-z][\w-]*.*)?\s*$")  # ":::tip Title", "::: tip", ":::"
 _SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*[\w.-]+(?P<args>[^{}]*?)[>%]\}\}")
 _TEXT_ARG = re.compile(r"\btext\s*=\s*\"([^\"]*)\"")
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _MARKERS = ("{*", "{!", "--8<--", "///", "!!!", "???", ":::", "{{")  # text without any of these has no directive
 
 
@@ -51,13 +52,9 @@ def strip_site_markup(text: str) -> str:
     if not any(marker in text for marker in _MARKERS):  # most passages: nothing to do (answers read every one)
         return text
     out: list[str] = []
-    in_fence = False
-    for line in text.splitlines():
-        if _FENCE.match(line):
-            in_fence = not in_fence
-            out.append(line)
-            continue
-        if in_fence:
+    lines = text.splitlines()
+    for line, (fence, open_) in zip(lines, fence_states(lines), strict=True):
+        if fence or open_:  # fenced code (read as CommonMark: a "````md" block may show "```" inside)
             out.append(line)
         elif is_directive(line):
             out.append("")

@@ -330,16 +330,16 @@ _LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./:-]*[A-Za-z0-9]")
 _NUMBER = re.compile(r"\d+(?:\.\d+)*")
 
 
-def _states(unit: str, kind: str, question: str) -> bool:
+def _states(unit: str, kind: str, asked: set[str]) -> bool:
     """Whether a unit holds the kind of thing asked for: code (a code block or span), a value (a number),
-    or a name (an identifier, code span or quoted term the question does not already name)."""
+    or a name (an identifier, code span or quoted term whose tokens are not all among `asked`, the
+    question's)."""
     if kind == "code":
         return unit.startswith(CODE_PREFIX) or bool(_TICKS.search(unit))
     if kind == "value":
         return bool(_DIGIT.search(unit))
     names = [m.group(0).strip("`") for m in _IDENTIFIER.finditer(unit)] + [m.group(1) for m in _QUOTED.finditer(unit)]
-    asked = set(tokenize(question))
-    return any(not set(tokenize(n)) <= asked for n in names if tokenize(n))
+    return any((toks := set(tokenize(n))) and not toks <= asked for n in names)
 
 
 def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, question: str) -> list:
@@ -348,13 +348,14 @@ def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, quest
     after it, else the one before ("FastAPI 为每个路径操作使用一个唯一 ID…" then "…通过
     `generate_unique_id_function` 参数传给 FastAPI"). Nothing is added when no neighbour holds it."""
     taken = {(c[2], c[3]) for c in chosen}
+    asked = set(tokenize(question))
     out = []
     for item in chosen:
         d, u, pieces = item[2], item[3], item[4]
-        if not any(_states(p, kind, question) for p in pieces):
+        if not any(_states(p, kind, asked) for p in pieces):
             for near in (u + 1, u + 2, u - 1):
                 text = units.get((d, near))
-                if text is None or (d, near) in taken or text in pieces or not _states(text, kind, question):
+                if text is None or (d, near) in taken or text in pieces or not _states(text, kind, asked):
                     continue
                 pieces = (*pieces, text) if near > u else (text, *pieces)
                 taken.add((d, near))
