@@ -1,4 +1,4 @@
-"""Document loaders: folders of Markdown, text, HTML, PDF and BEIR `corpus.jsonl` -> `SourceDoc`s.
+"""Document loaders: folders of Markdown (and MDX), text, HTML, PDF and BEIR `corpus.jsonl` -> `SourceDoc`s.
 
 Walks folders in sorted order (hidden files and folders skipped), reads each file with the loader for
 its suffix and gathers metadata from YAML front matter, the document itself or its path. A file that
@@ -22,11 +22,12 @@ import yaml
 from queryweave.tools.common.site_markup import strip_site_markup
 from queryweave.tools.common.text import detect_language, prose_language
 from queryweave.tools.ingest.chunking import headings
+from queryweave.tools.ingest.mdx import strip_mdx
 from queryweave.tools.ingest.parsers import parse_html, parse_pdf
 
 log = logging.getLogger(__name__)
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 HTML_SUFFIXES = (".html", ".htm")
 BEIR_CORPUS = "corpus.jsonl"
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
@@ -173,6 +174,8 @@ def _finish(path: Path, root: Path, text: str, content_type: str, found: dict, f
 
 def _load_markdown(path: Path, root: Path) -> Iterator[SourceDoc]:
     front, body = _split_front_matter(_read_text(path))
+    if path.suffix.lower() == ".mdx":  # Markdown with JavaScript: imports, exports, component tags
+        body = strip_mdx(body)
     body = strip_site_markup(body)  # MkDocs / Docusaurus includes and admonition fences are no text
     found = {"title": next(iter(headings(body)), None)}
     yield _finish(path, root, body.strip(), "markdown", found, front)
