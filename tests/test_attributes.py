@@ -73,3 +73,16 @@ def test_the_graph_declines_an_answer_that_never_speaks_of_the_default(ctx) -> N
 
 def test_prose_about_a_case_still_speaks_of_its_default() -> None:
     assert unstated_attributes("What is the default pool size?", "In that case the default is 10: raise it.") == []
+
+
+def test_a_version_or_a_date_asked_for_must_be_stated() -> None:
+    question = "In which Widget version was the inspect command first introduced?"
+    assert unstated_attributes(question, "The inspect command prints the config. [1]") == ["version"]
+    assert unstated_attributes(question, "It was added in v1.2. [1]") == []
+    assert unstated_attributes("Widget 从哪个版本开始支持 HTTP/2？", "从 2.1 开始支持。[1]") == []
+    assert unstated_attributes("Widget 1.0 是哪天发布的？", "Widget 支持 Node.js 和 Bun。[1]") == ["date"]
+    assert unstated_attributes("Widget 1.0 是哪天发布的？", "Widget 1.0 发布于 2024 年 9 月 10 日。[1]") == []
+    # the question's own number and the citation marker state nothing
+    assert unstated_attributes("What year was Widget 1.0 released?", "Widget 1.0 is stable. [1]") == ["date"]
+    # "when" asking for a moment of a process, not a date, is not judged
+    assert unstated_attributes("When is the onBeforeBuild hook called?", "Before the build starts. [1]") == []

@@ -94,6 +94,19 @@ def test_unknown_names_are_names_the_corpus_has_in_no_spelling():
     absent = ["Brittish", "Gothais", "D.P", "TCP", "HPA", "generation-0"]
     assert unknown_names(absent, vocab) == ["TCP", "HPA", "generation-0"]  # misspellings and initials are not
     assert unknown_names(["TCP"], set()) == []  # no vocabulary: nothing can be called unknown
+    # known words joined anew are no unseen thing; a part the corpus lacks, or one too short to check, is
+    vocab |= {"base64", "inlin", "env", "stage", "http"}
+    assert unknown_names(["base64-inlined", "env.staging", "base64-gzipped", "env.qa"], vocab) == ["base64-gzipped", "env.qa"]
+
+
+def test_an_example_the_question_gives_is_not_a_name_it_asks_about():
+    from queryweave.tools.grounding.coverage import question_names
+
+    assert question_names("What hash does Widget put in file names (e.g. main.a1b2c3.css) by default?") == ["Widget"]
+    assert question_names("Which flag loads a mode file, for example env.staging, in Widget?") == ["Widget"]
+    assert question_names("文件名里的 hash（比如 main.a1b2.js）默认用什么格式？") == ["hash"]
+    # "such as" often introduces the very thing asked about: its names stay
+    assert question_names("Does Widget support plugins such as PersistPlugin?") == ["Widget", "PersistPlugin"]
 
 
 def test_question_words_are_not_words_a_passage_must_hold():

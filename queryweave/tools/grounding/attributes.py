@@ -10,7 +10,9 @@ links and version names ("Vue 2", "WCAG 2.1", "multilingual-E5"), not one the qu
 number word ("five", "twice", "unlimited"), a number in code set on a key the question names
 (`fuzzy: 0.2`), or a Chinese numeral — with the question's measure word when it
 has one (多少条 needs "三条", not "两个"); an ordinal (第二) is no quantity. A closed class of each language's
-words, nothing fitted; questions asking for no such attribute are not judged.
+words, nothing fitted; questions asking for no such attribute are not judged. A version or a date asked
+for ("in which version was X added", "哪天发布的") needs a number in the answer that the question does not
+already hold (a version, a year, a date) or a Chinese numeral year.
 """
 
 from __future__ import annotations
@@ -63,10 +65,34 @@ def states_quantity(question: str, answer: str) -> bool:
     return any(not measure or m.group(2) == measure.group(1) for m in _ZH_NUMBER.finditer(text))
 
 
+# A version or a date asked for ("in which version was X added", "哪天发布的") is stated with a number
+# (a version, a year, a date) or a Chinese numeral year; an answer without one names neither.
+_ASKS_VERSION = re.compile(r"\b(?:which|what)(?:\s+[\w.-]+){0,2}?\s+(?:version|release)\b|\bsince (?:which|what)\b|哪个版本|什么版本|"
+                           r"哪一个?版本?(?:开始|起|引入|加入|支持)|哪一版", re.I)
+_ASKS_DATE = re.compile(r"\b(?:what|which) (?:year|date|day|month)\b|\bin what year\b|"
+                        r"\bwhen (?:was|were|did)\b[^?？]{0,60}\b(?:released|introduced|added|published|launched|"
+                        r"founded|created|deprecated|removed)\b|哪一?年|哪一?天|几月|几号|"
+                        r"(?:什么时候|何时)(?:发布|推出|引入|上线|发行|废弃|移除)", re.I)
+
+
 def asked_attributes(question: str) -> list[str]:
-    """The attributes of `ATTRIBUTES` the question asks for, and "quantity" for a count or a measure."""
+    """The attributes of `ATTRIBUTES` the question asks for, "quantity" for a count or a measure,
+    "version" and "date" for a version or a date."""
     asked = [name for name, (asks, _) in ATTRIBUTES.items() if asks.search(question)]
+    asked += ["version"] if _ASKS_VERSION.search(question) else []
+    asked += ["date"] if _ASKS_DATE.search(question) else []
     return asked + (["quantity"] if _ASKS_QUANTITY.search(question) else [])
+
+
+def _states(name: str, question: str, answer: str) -> bool:
+    if name == "quantity":
+        return states_quantity(question, answer)
+    if name in ("version", "date"):  # a number other than a citation marker or one the question holds
+        held = set(re.findall(r"\d+(?:\.\d+)*", question))
+        prose = re.sub(r"\[\d{1,2}\]", " ", answer)
+        return (any(n not in held for n in re.findall(r"\d+(?:\.\d+)*", prose))
+                or bool(re.search(r"[〇零一二三四五六七八九十]{2,4}年", prose)))
+    return bool(ATTRIBUTES[name][1].search(answer))
 
 
 _SYNTAX = re.compile(r"\bexport\s+default\b")  # JavaScript's default export: code, not a default value
@@ -78,8 +104,7 @@ def unstated_attributes(question: str, answer: str) -> list[str]:
     an answer that names that one ("listens on port 6432") states it."""
     asked = asked_attributes(question)
     answer = _SYNTAX.sub(" ", answer)  # a keyword of code (JavaScript's `export default`) states no default
-    missing = [name for name in asked if not (states_quantity(question, answer) if name == "quantity"
-                                              else ATTRIBUTES[name][1].search(answer))]
+    missing = [name for name in asked if not _states(name, question, answer)]
     if "default" in missing and any(name not in missing for name in asked if name != "default"):
         missing.remove("default")
     return missing

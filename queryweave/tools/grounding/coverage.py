@@ -9,6 +9,7 @@ form alone — no list of known names, nothing fitted:
 - in an English question, words capitalised inside the sentence, all-caps words, and identifiers
   (digits, `_`, `.`, inner capitals: `maximumPoolSize`, `max_connections`, `HTTP/2`); a sentence's
   first word only when it is such an identifier.
+Words of an example the question gives ("e.g. index.a1b2c3.css", "比如 foo.ts") are not names it asks about.
 `missing_names(question, knows)` keeps those for which `knows(name)` (every index token of the name
 occurs in the corpus) is false; `unsupported_names(question, passages)` those that no passage of an
 answer's evidence mentions; `unsupported_identifiers` the setting / function names among those (one
@@ -27,6 +28,8 @@ from queryweave.tools.common.text import EN_STOPWORDS, detect_language, tokenize
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.+#/-]*[A-Za-z0-9+#]|[A-Za-z]")
 _IDENTIFIER = re.compile(r"[0-9_.]|[a-z][A-Z]")
 _LATIN_ABBREVIATION = re.compile(r"[a-z](?:\.[a-z])+")  # "e.g", "i.e", "a.k.a": writing, not names ("D.P." stays)
+# an example the question gives, to the end of its clause: "(e.g. index.a1b2c3.css)", "比如 foo.ts，"
+_EXAMPLE = re.compile(r"(?:\be\.\s?g\.|\bfor (?:example|instance)\b|比如|例如|譬如)[^)）,，;；?？。!！]*", re.I)
 _SENTENCE_START = re.compile(r"(?:^|[.?!。？！]\s*)$")
 # Capitalised words that are sentence furniture, not names (question words, pronouns, "I").
 _NOT_NAMES = {"i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "does",
@@ -37,7 +40,10 @@ def question_names(question: str) -> list[str]:
     """The words of the question that are names by their form (order kept, no duplicates)."""
     zh = detect_language(question) == "zh"
     out: list[str] = []
+    examples = [range(*m.span()) for m in _EXAMPLE.finditer(question)]
     for m in _TOKEN.finditer(question):
+        if any(m.start() in span for span in examples):
+            continue  # an example the user gives ("file names (e.g. index.a1b2c3.css)") is not what is asked
         word = re.sub(r"(?:'s|’s)$", "", m.group(0)).rstrip(".-/")
         if len(word) < 2 or word.lower() in _NOT_NAMES or _LATIN_ABBREVIATION.fullmatch(word):
             continue
@@ -67,6 +73,7 @@ def decisive(absent: list[str], question: str) -> bool:
 
 
 MIN_FUZZY_LENGTH = 5
+_JOINS = re.compile(r"[-./_]+")
 _RUN = re.compile(r"[^\W_]{3,}")
 _BUCKETS: dict[tuple[int, int], dict[tuple[str, int], list[str]]] = {}
 
@@ -94,13 +101,19 @@ def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
     (initials such as "D.P." are written too many ways to check), and, when it has five characters or
     more, has no close match in the vocabulary (difflib ratio >= 0.8 among the words of its first
     letter: "Brittish" is "British", "Gothais" is "Gotha"). One such name is enough to decline,
-    however many names the question has: the thing it asks about ("TCP port", "HPA", "generation-0 threshold") is not in the knowledge base.
+    however many names the question has: the thing it asks about ("TCP port", "HPA", "generation-0
+    threshold") is not in the knowledge base. A compound name whose parts are all corpus words, each
+    with a run of three letters or digits ("base64-inlined", ".env.staging"), is known words joined
+    anew (the corpus writes "inlined as base64", ".env.[mode]"): not unknown.
     Found by studying the sample set's unanswered questions; no list, nothing fitted. Without a
     vocabulary nothing is unknown (the majority rule `decisive` still applies)."""
     if not vocabulary:
         return []
     out = []
     for name in absent:
+        parts = [t for piece in _JOINS.split(name) for t in tokenize(piece)]
+        if len(parts) > 1 and all(p in vocabulary and _RUN.search(p) for p in parts):
+            continue  # known words joined anew ("base64-inlined", ".env.staging"): not an unseen thing
         for token in tokenize(name):
             if token in vocabulary or not _RUN.search(token):
                 continue

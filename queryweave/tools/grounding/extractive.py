@@ -22,16 +22,16 @@ from typing import Any
 
 import numpy as np
 
-from queryweave.tools.common.fences import fence_closes, fence_opening
-from queryweave.tools.common.site_markup import strip_site_markup
-from queryweave.tools.common.text import detect_language, split_sentences, tokenize
+from queryweave.tools.common.text import detect_language, tokenize
+from queryweave.tools.grounding.fields import asked_field, field_answer
+from queryweave.tools.grounding.units import CODE_PREFIX, TICKS, render, sectioned_units
+from queryweave.tools.grounding.units import (
+    answer_units as answer_units,  # re-exported: callers import it here
+)
 from queryweave.tools.understanding.glossary import cross_terms
 
 Embed = Callable[[list[str]], Any]  # texts -> (n, d) normalised vectors; the question is texts[0]
 
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # Questions whose answer is a number or a value ("默认是多少", "how many", "what is the default").
 _ASKS_VALUE = re.compile(r"多少|几个|几秒|多大|多长|默认|上限|哪个版本|什么版本|哪一版|how (?:many|much|long|large)|\bdefault\b|"
                          r"\bmaximum\b|\bminimum\b|\blimit\b|\bsize\b|\bvalue\b|\bwhich (?:version|release)\b", re.I)
@@ -52,19 +52,9 @@ _DIGIT = re.compile(r"\d")
 _WORDY = re.compile(r"[^\W_]")
 _WHICH = re.compile(r"\bwhich\b|哪个|哪一个|哪种|哪一种|哪条|哪项", re.I)  # a question that asks for a name
 _QUOTED = re.compile(r"[“「『\"]([^”」』\"\n]{2,40})[”」』\"]")
-_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-# *italics* (not `a * b`, not a list star, not inside a word: "2*3*4" stays); `_x_` is left alone (snake_case)
-_ITALIC = re.compile(r"(?<![A-Za-z0-9*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![A-Za-z0-9*])")
-_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
-_LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
-_TICKS = re.compile(r"`([^`]+)`")
-_ONE_SPAN = re.compile(r"`[^`]+`")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
-CODE_PREFIX = "code: "
 SHORT_UNIT = 12  # tokens: a unit this short that names nothing asked for leans on the sentence before
 SAME_NAMES = 0.8  # share of names, code and numbers two units in two languages have when one translates the other
-ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
 
 
 @dataclass
@@ -77,91 +67,6 @@ class ExtractiveAnswer:
     sentences: list[dict[str, Any]] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)  # the rendered units the answer is made of, in order
     similarity: float | None = None  # the embedding cosine of the question and its closest chosen unit
-
-
-def _bare(cell: str) -> str:
-    """A table cell that is one code span loses its backticks ("`minimumIdle`"); a cell with code in
-    its text keeps them whole ("same as `maximumPoolSize`", rendered later), never half a pair."""
-    return cell[1:-1] if _ONE_SPAN.fullmatch(cell) else cell
-
-
-def answer_units(text: str) -> list[str]:
-    """Sentences, table rows and list items of a passage (headings, table rules and docs-site directives
-    dropped). A list item up to `ITEM_CHARS` long is one unit: its sentences describe one thing
-    ("`max_age` - Sets a maximum time in seconds… Defaults to `600`."), and apart, the sentence that
-    holds the value names nothing the question asks about."""
-    units: list[str] = []
-    header: list[str] | None = None
-    paragraph: list[str] = []
-    item = False  # the paragraph is a list item
-
-    def flush() -> None:
-        nonlocal item
-        if paragraph:
-            joined = " ".join(paragraph)
-            units.extend([joined] if item and len(joined) <= ITEM_CHARS else split_sentences(joined))
-            paragraph.clear()
-        item = False
-
-    code: list[str] | None = None
-    opener = ""
-    for line in strip_site_markup(text).splitlines():  # (a KB ingested before markup was stripped)
-        stripped = line.strip()
-        marker = fence_opening(line.lstrip()) if code is None else None
-        if marker or (code is not None and fence_closes(line.lstrip(), opener)):
-            flush()
-            if code is None:
-                code, opener = [], marker or "```"
-            else:  # a fenced block is one unit, marked as code (a "````md" block may show "```" fences inside)
-                if code:
-                    units.append(CODE_PREFIX + " ".join(code))
-                code = None
-            continue
-        if code is not None:
-            if stripped:
-                code.append(stripped)
-            continue
-        if not stripped or _HEADING.match(line):
-            flush()
-            header = None if not stripped.startswith("|") else header
-            continue
-        if stripped.startswith("|"):
-            flush()
-            cells = [_bare(c.strip()) for c in stripped.strip("|").split("|")]
-            if _TABLE_RULE.match(stripped):
-                continue
-            if header is None:
-                header = cells
-                continue
-            pairs = [f"{h}: {c}" if h and i else c for i, (h, c) in enumerate(zip(header, cells, strict=False))]
-            units.append(" | ".join(p for p in pairs if p))
-            continue
-        if _BULLET.match(line):
-            flush()
-            item = True
-            paragraph.append(_BULLET.sub("", line).strip())  # continuation lines join the item
-            continue
-        paragraph.append(stripped)
-    flush()
-    return [u for u in (x.strip() for x in units) if len(u) >= 6]
-
-
-def render(unit: str) -> str:
-    """A unit as clean text: emphasis, HTML tags, link syntax and inline code marks removed (URLs and
-    code kept whole); a table row reads "first cell — column: value; column: value"."""
-    if unit.startswith(CODE_PREFIX):
-        return f"`{unit[len(CODE_PREFIX):]}`"
-    # markup is stripped outside code spans only: "`<TransitionGroup>`" is a name, not a tag
-    text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1),
-                     _COMMENT.sub("", unit))
-    pieces = re.split(r"(`[^`]+`)", text)
-    for i in range(0, len(pieces), 2):
-        pieces[i] = _ITALIC.sub(r"\1", _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i])))
-    text = _TICKS.sub(r"\1", "".join(pieces))
-    if " | " in text:
-        first, *rest = text.split(" | ")
-        text = f"{first} — " + "; ".join(rest) if rest else first
-    return re.sub(r"\s{2,}", " ", text).strip()
 
 
 def _idf(unit_tokens: list[set[str]]) -> dict[str, float]:
@@ -222,15 +127,21 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     before: list[tuple[str, set[str]]] = []  # the unit before each candidate (in its passage), and its tokens
     after: list[tuple[str, set[str]]] = []  # the unit a candidate ending in a colon introduces
     topics: list[set[str]] = []  # per document: its title's terms, which every unit of it is about
+    fields: list[bool] = []  # the unit is a field line stating the asked attribute of what is asked about
     for d_idx, doc in enumerate(documents):
         topics.append(set(tokenize(str(doc.get("title") or ""))) if topic_terms else set())
         # a bare tag or image renders as nothing: neither an answer nor the sentence before one ("<HomeSponsors />")
-        units = [u for u in answer_units(doc.get("text", "")) if _WORDY.search(render(u))]
-        for u_idx, unit in enumerate(units):
+        pairs = [(u, where) for u, where in sectioned_units(doc.get("text", "")) if _WORDY.search(render(u))]
+        units = [u for u, _where in pairs]
+        for u_idx, (unit, where) in enumerate(pairs):
             cands.append((d_idx, u_idx, unit, set(tokenize(unit))))
             prev = units[u_idx - 1] if u_idx else str(doc.get("title") or "")
             windows.append(f"{prev} {unit}".strip())  # a unit is read with the sentence before it
-            before.append((units[u_idx - 1] if u_idx else "", set(tokenize(prev))))
+            subject = where or str(doc.get("title") or "")
+            fields.append(field_answer(question, unit, subject))
+            # a field line ("Default: `600`") is read with its heading, the setting it is a field of
+            before.append((f"{subject} —", set(tokenize(subject))) if fields[-1]
+                          else (units[u_idx - 1] if u_idx else "", set(tokenize(prev))))
             # "... offers:" / "enabled with:" introduces the next unit (a list item, a code block): read both
             nxt = units[u_idx + 1] if unit.endswith((":", "：")) and u_idx + 1 < len(units) else ""
             after.append((nxt, set(tokenize(nxt[len(CODE_PREFIX):] if nxt.startswith(CODE_PREFIX) else nxt))))
@@ -264,7 +175,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
                                               or (asks_identifier and bool(_IDENTIFIER.search(unit))))
         cov_ctx = (_coverage(q_tokens, q_cross, toks | lead_toks, idf) / q_weight
                    if lead_text and (cov or states) else 0.0)
-        lean = cov_ctx - cov > cov and not lead_text.startswith(CODE_PREFIX)
+        lean = fields[i] or (cov_ctx - cov > cov and not lead_text.startswith(CODE_PREFIX))
         if lean:
             cov, toks = cov_ctx, toks | lead_toks
         # A unit of the page "大果西番莲" is about 大果西番莲 whether or not it repeats the name ("它的根部可用来
@@ -282,6 +193,11 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         if ranked > 0 or sem > 0.8:
             pieces = ((lead_text,) if lean else ()) + (unit,) + ((follow,) if follow else ())
             scored.append((score, ranked, d_idx, u_idx, pieces, unit[:60], lead_text[:60] if lean else ""))
+    if any(fields):  # a field line that states the asked attribute of the asked setting answers first
+        top = max((x[0] for x in scored), default=0.0)
+        at = {(c[0], c[1]): i for i, c in enumerate(cands)}
+        scored = [(top + 0.01 + 0.01 * x[1] + 0.02 * (detect_language(x[4][-1]) == q_lang),) + x[1:]
+                  if fields[at[(x[2], x[3])]] else x for x in scored]  # in the question's language first
     scored.sort(key=lambda x: -x[0])
     chosen, seen = [], set()
     best = scored[0][0] if scored else 0.0
@@ -335,7 +251,7 @@ def _states(unit: str, kind: str, asked: set[str]) -> bool:
     or a name (an identifier, code span or quoted term whose tokens are not all among `asked`, the
     question's)."""
     if kind == "code":
-        return unit.startswith(CODE_PREFIX) or bool(_TICKS.search(unit))
+        return unit.startswith(CODE_PREFIX) or bool(TICKS.search(unit))
     if kind == "value":
         return bool(_DIGIT.search(unit))
     names = [m.group(0).strip("`") for m in _IDENTIFIER.finditer(unit)] + [m.group(1) for m in _QUOTED.finditer(unit)]
@@ -352,7 +268,7 @@ def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, quest
     out = []
     for item in chosen:
         d, u, pieces = item[2], item[3], item[4]
-        if not any(_states(p, kind, asked) for p in pieces):
+        if not any(_states(p, kind, asked) or asked_field(question, p) for p in pieces):
             for near in (u + 1, u + 2, u - 1):
                 text = units.get((d, near))
                 if text is None or (d, near) in taken or text in pieces or not _states(text, kind, asked):

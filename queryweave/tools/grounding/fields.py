@@ -1,0 +1,73 @@
+"""Field lines of reference pages: the answer to "what is the default of X" when the page says so in a field.
+
+API and configuration references state a setting's attributes as short labelled lines under the
+setting's heading — "- **Default:** `'Rsbuild App'`" under "# html.title", "- Default: `true`",
+"- **版本：** `>= 2.2.0`" — the format of Rspress, VitePress and many generated references. Such a line
+names nothing of the question but its label, so word overlap ranks it below any sentence that repeats the
+question's words (a sentence about an empty title outranked "Default: 'Rsbuild App'"). `field_answer`
+recognises a field line whose label is the attribute the question asks for (the default, the version
+that added it, its type) and whose section names what the question asks about; the extractor then puts
+it first and shows it with its heading ("html.title — Default: 'Rsbuild App'"). Closed classes of
+labels, nothing fitted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from queryweave.tools.common.text import tokenize
+from queryweave.tools.understanding.glossary import cross_terms
+
+# "**Default:** x", "**Default**: x", "Default: x", "**默认值：** x"; the label at most 24 characters
+_FIELD = re.compile(r"^(?:\*\*|__)?([^\s:：*`_][^:：*`\n]{0,23}?)\s*(?:(?:\*\*|__)\s*[:：]|[:：]\s*(?:\*\*|__)?)\s*(\S.*)$")
+FIELD_CHARS = 160  # a longer line is prose that starts with a label ("Note: …"), not a field
+# attribute: (the question asks for it, a label that states it)
+LABELS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
+    "default": (re.compile(r"\bdefaults?\b|\bby default\b|\bunless\b|默认|缺省|不设置|不配置|没有配置|没配置", re.I),
+                re.compile(r"^(?:default(?: value)?|defaults|默认值?|缺省值?)$", re.I)),
+    "version": (re.compile(r"\b(?:which|what|minimum|least)\b[^?？]{0,40}\bversions?\b|\bsince (?:which|what)\b|"
+                           r"哪个版本|什么版本|哪一版|至少.{0,12}版本|版本.{0,6}(?:要求|开始)", re.I),
+                re.compile(r"^(?:version|added in|since|available since|版本|引入版本|添加版本|起始版本)$", re.I)),
+    "type": (re.compile(r"\bwhat(?:'s| is) the type\b|\bwhat type (?:is|does)\b|什么类型|类型是", re.I),
+             re.compile(r"^(?:type|类型)$", re.I)),
+}
+SUBJECT_SHARE = 0.5  # at least this share of the heading's words in the question: the section is its subject
+
+
+def field_label(unit: str) -> str | None:
+    """The label of a field line ("Default" of "**Default:** `600`"), None for any other unit."""
+    if len(unit) > FIELD_CHARS:
+        return None
+    match = _FIELD.match(unit.strip())
+    return match.group(1).strip() if match else None
+
+
+def asked_field(question: str, unit: str) -> bool:
+    """Whether `unit` is a field line stating an attribute the question asks for."""
+    label = field_label(unit)
+    return bool(label) and any(asks.search(question) and states.match(label) for asks, states in LABELS.values())
+
+
+def _parts(text: str) -> set[str]:
+    """Words of a text with its names taken apart: "output.distPath" -> output, dist, path."""
+    return set(tokenize(re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[._/-]+", " ", text)))
+
+
+def names_subject(question: str, section: str) -> float:
+    """Share of the heading's words (names taken apart) among the question's. A heading that is a name
+    counts by its last part, the setting itself, and all of it: "server.port" is named by "port" (not by
+    "server"), "server.strictPort" only by "strict" and "port" both."""
+    name = section.strip()
+    identifier = bool(name) and " " not in name
+    if identifier:
+        name = re.split(r"[.:/#]+", name.strip(".:/#"))[-1]
+    words = _parts(name)
+    asked = _parts(question)
+    asked |= cross_terms(asked)  # a Chinese question names "port" as 端口
+    share = len(words & asked) / len(words) if words else 0.0
+    return share if not identifier or share == 1.0 else 0.0
+
+
+def field_answer(question: str, unit: str, section: str) -> bool:
+    """A field line that answers the question: the asked attribute, under a heading the question names."""
+    return asked_field(question, unit) and names_subject(question, section) >= SUBJECT_SHARE

@@ -1,0 +1,125 @@
+"""Answer units: the sentences, table rows, list items and code blocks of a passage, as clean text.
+
+Headings are dropped from the units but kept as each unit's section (`sectioned_units`): a field line
+under a heading ("- **Default:** `'Rsbuild App'`" under "# html.title") states an attribute of the
+heading's subject. `render` turns a unit into the text an answer shows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from queryweave.tools.common.fences import fence_closes, fence_opening
+from queryweave.tools.common.site_markup import strip_site_markup
+from queryweave.tools.common.text import split_sentences
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+# *italics* (not `a * b`, not a list star, not inside a word: "2*3*4" stays); `_x_` is left alone (snake_case)
+_ITALIC = re.compile(r"(?<![A-Za-z0-9*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![A-Za-z0-9*])")
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
+_ONE_SPAN = re.compile(r"`[^`]+`")
+TICKS = re.compile(r"`([^`]+)`")
+ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
+CODE_PREFIX = "code: "
+_HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def _bare(cell: str) -> str:
+    """A table cell that is one code span loses its backticks ("`minimumIdle`"); a cell with code in
+    its text keeps them whole ("same as `maximumPoolSize`", rendered later), never half a pair."""
+    return cell[1:-1] if _ONE_SPAN.fullmatch(cell) else cell
+
+
+def answer_units(text: str) -> list[str]:
+    """The units of `sectioned_units`, without their sections."""
+    return [unit for unit, _section in sectioned_units(text)]
+
+
+def sectioned_units(text: str) -> list[tuple[str, str]]:
+    """(unit, the heading it stands under, or "") for the sentences, table rows and list items of a
+    passage (headings, table rules and docs-site directives dropped). A list item up to `ITEM_CHARS` long is one unit: its sentences describe one thing
+    ("`max_age` - Sets a maximum time in seconds… Defaults to `600`."), and apart, the sentence that
+    holds the value names nothing the question asks about."""
+    units: list[tuple[str, str]] = []
+    section = ""
+    header: list[str] | None = None
+    paragraph: list[str] = []
+    item = False  # the paragraph is a list item
+
+    def flush() -> None:
+        nonlocal item
+        if paragraph:
+            joined = " ".join(paragraph)
+            pieces = [joined] if item and len(joined) <= ITEM_CHARS else split_sentences(joined)
+            units.extend((piece, section) for piece in pieces)
+            paragraph.clear()
+        item = False
+
+    code: list[str] | None = None
+    opener = ""
+    for line in strip_site_markup(text).splitlines():  # (a KB ingested before markup was stripped)
+        stripped = line.strip()
+        marker = fence_opening(line.lstrip()) if code is None else None
+        if marker or (code is not None and fence_closes(line.lstrip(), opener)):
+            flush()
+            if code is None:
+                code, opener = [], marker or "```"
+            else:  # a fenced block is one unit, marked as code (a "````md" block may show "```" fences inside)
+                if code:
+                    units.append((CODE_PREFIX + " ".join(code), section))
+                code = None
+            continue
+        if code is not None:
+            if stripped:
+                code.append(stripped)
+            continue
+        if not stripped or _HEADING.match(line):
+            flush()
+            if stripped:
+                section = TICKS.sub(r"\1", _HEADING_TEXT.match(line).group(1))
+            header = None if not stripped.startswith("|") else header
+            continue
+        if stripped.startswith("|"):
+            flush()
+            cells = [_bare(c.strip()) for c in stripped.strip("|").split("|")]
+            if _TABLE_RULE.match(stripped):
+                continue
+            if header is None:
+                header = cells
+                continue
+            pairs = [f"{h}: {c}" if h and i else c for i, (h, c) in enumerate(zip(header, cells, strict=False))]
+            units.append((" | ".join(p for p in pairs if p), section))
+            continue
+        if _BULLET.match(line):
+            flush()
+            item = True
+            paragraph.append(_BULLET.sub("", line).strip())  # continuation lines join the item
+            continue
+        paragraph.append(stripped)
+    flush()
+    return [(u, where) for u, where in ((x.strip(), where) for x, where in units) if len(u) >= 6]
+
+
+def render(unit: str) -> str:
+    """A unit as clean text: emphasis, HTML tags, link syntax and inline code marks removed (URLs and
+    code kept whole); a table row reads "first cell — column: value; column: value"."""
+    if unit.startswith(CODE_PREFIX):
+        return f"`{unit[len(CODE_PREFIX):]}`"
+    # markup is stripped outside code spans only: "`<TransitionGroup>`" is a name, not a tag
+    text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1),
+                     _COMMENT.sub("", unit))
+    pieces = re.split(r"(`[^`]+`)", text)
+    for i in range(0, len(pieces), 2):
+        pieces[i] = _ITALIC.sub(r"\1", _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i])))
+    text = TICKS.sub(r"\1", "".join(pieces))
+    if " | " in text:
+        first, *rest = text.split(" | ")
+        text = f"{first} — " + "; ".join(rest) if rest else first
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+

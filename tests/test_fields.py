@@ -1,0 +1,73 @@
+"""Field lines of reference pages ("- **Default:** `'http'`" under "## server.protocol") answer attribute questions."""
+
+from __future__ import annotations
+
+from queryweave.tools.grounding.extractive import extract_answer
+from queryweave.tools.grounding.fields import asked_field, field_answer, field_label, names_subject
+from queryweave.tools.grounding.units import sectioned_units
+
+PAGE = """# server.protocol
+
+- **Type:** `string`
+- **Default:** `'http'`
+
+The protocol of the dev server. When server.protocol is set to an empty string, the dev server does not
+start and the protocol of the page is used instead.
+
+## server.port
+
+- **类型：** `number`
+- **默认值：** `3000`
+- **版本：** `>= 2.2.0`
+
+设置 dev server 监听的端口。将 server.port 设置为 0 时，由操作系统分配一个可用端口。
+"""
+
+
+def test_field_labels():
+    assert field_label("**Default:** `'http'`") == "Default"
+    assert field_label("Default: `true`") == "Default"
+    assert field_label("**Type**: `string`") == "Type"
+    assert field_label("**默认值：** `3000`") == "默认值"
+    assert field_label("The protocol of the dev server. When it is set, it starts.") is None
+    assert field_label("Note: " + "a long remark " * 20) is None  # prose that opens with a label
+
+
+def test_units_keep_their_section():
+    units = dict(sectioned_units(PAGE))
+    assert units["**Default:** `'http'`"] == "server.protocol"
+    assert units["**版本：** `>= 2.2.0`"] == "server.port"
+
+
+def test_a_field_answers_only_the_attribute_asked_about_the_setting_asked_about():
+    question = "What protocol does the dev server use by default?"
+    assert asked_field(question, "**Default:** `'http'`")
+    assert not asked_field(question, "**Type:** `string`")
+    assert not asked_field("What does the dev server do?", "**Default:** `'http'`")  # no default asked
+    assert asked_field("server.port 设为 0 至少需要哪个版本？", "**版本：** `>= 2.2.0`")
+    assert names_subject("Where does the dist path point?", "output.distPath") == 1.0  # its last part, taken apart
+    assert names_subject("Which port does it listen on?", "server.strictPort") == 0.0  # all of that part
+    assert names_subject("How do I set the page title?", "Set the page title") == 1.0
+    assert field_answer(question, "**Default:** `'http'`", "server.protocol")
+    assert not field_answer(question, "**默认值：** `3000`", "server.port")  # another setting's default
+
+
+def test_the_field_line_is_the_answer_and_is_shown_with_its_heading():
+    docs = [{"chunk_id": "c1", "source": "config/server.md", "title": "Server", "text": PAGE}]
+    answer = extract_answer("What protocol does the dev server use by default?", docs).answer
+    # a sentence repeating the question's words (protocol, dev server) does not crowd out the field
+    assert "server.protocol — Default: 'http'" in answer
+    zh = extract_answer("把 server.port 设成 0，要求至少哪个版本？", docs).answer
+    assert ">= 2.2.0" in zh and "server.port —" in zh
+    # without the attribute asked, field lines get no preference
+    plain = extract_answer("What happens when server.protocol is set to an empty string?", docs).answer
+    assert "does not start" in plain and "Default:" not in plain
+
+
+def test_the_field_in_the_question_language_goes_first():
+    en = "# server.port\n\n- **Type:** `number`\n- **Default:** `3000`\n\nSets the port of the server.\n"
+    zh = "# server.port\n\n- **类型：** `number`\n- **默认值：** `3000`\n\n设置 server 监听的端口号。\n"
+    docs = [{"chunk_id": "z", "source": "zh/port.md", "title": "server.port", "text": zh},
+            {"chunk_id": "e", "source": "en/port.md", "title": "server.port", "text": en}]
+    assert "server.port — Default: 3000" in extract_answer("Which port does it use by default?", docs).answer
+    assert "server.port — 默认值： 3000" in extract_answer("默认使用哪个端口？", docs).answer
