@@ -128,6 +128,19 @@ def test_a_question_naming_an_acronym_the_corpus_never_has_is_declined_a_misspel
     assert out["abstained"] and out["missing_terms"] == ["TCP"] and out["citations"] == []
     kept = run_question(ctx, "What is the default max_connections in PostgreSQLL?", "conf-misspelt")
     assert not kept["abstained"] and "100" in kept["answer"]
+    # an unknown name in the sentence that tells the asker's setting, not in the one that asks, decides nothing
+    setting = run_question(ctx, "Our servers run inside a Nomad cluster. What is the default max_connections in "
+                                "PostgreSQL?", "conf-setting")
+    assert not setting["abstained"] and "100" in setting["answer"]
+
+
+def test_the_sentences_that_ask():
+    from queryweave.tools.grounding.coverage import asking_text
+
+    assert asking_text("I run it in a Docker container. How often does it poll?") == "How often does it poll?"
+    assert asking_text("What is X? Which flag sets it?") == "What is X? Which flag sets it?"
+    assert asking_text("I use app.config here. Tell me the default") == "Tell me the default"  # no "?": the last
+    assert asking_text("多入口项目里想复用模块。入口对象里该用哪个字段？") == "入口对象里该用哪个字段？"
 
 
 def _runtime(ctx):

@@ -112,3 +112,26 @@ def test_units_split_latin_from_chinese_inside_one_word():
 
     assert units("connectionTimeout的默认值") == ["connectiontimeout", "的", "默", "认", "值"]
     assert not has_splice("connectionTimeout的默认值是多少？", "它的默认值是多少？", "HikariCP 的 connectionTimeout 默认值是多少？")
+
+
+def test_a_quoted_refusal_word_is_no_abstention_of_the_extractive_pipeline(monkeypatch):
+    import queryweave.graph.builder as builder
+    from queryweave.config import Context
+    from queryweave.eval.answer_systems import pipeline
+    from queryweave.eval.answers import AnswerItem
+
+    quoted = "此选项允许指定 WebSocket 服务器的 URL（客户端脚本不知道要连接到哪里时很有用）。[1]"
+
+    class Graph:
+        backend = "rules"
+
+        def invoke(self, state, context=None):
+            return {"answer": quoted, "citations": [{"text": "客户端脚本不知道要连接到哪里"}], "abstained": False,
+                    "confidence": 0.7, "backend": self.backend}
+
+    fake = Graph()
+    monkeypatch.setattr(builder, "graph", fake)
+    item = AnswerItem(id="q1", question="用哪个选项指定 WebSocket 地址？", answers=["webSocketURL"], lang="zh")
+    assert pipeline(Context())(item).abstained is False  # rules: a quoted sentence, not a refusal
+    fake.backend = "openai"
+    assert pipeline(Context())(item).abstained is True  # a model that writes "不知道" declines

@@ -125,3 +125,29 @@ def test_llm_fills_in_when_rules_are_unsure():
     result = extract("notes written by P. Lewis", SCHEMA, llm=ScriptedChatModel(responses=[reply]))
     assert result.source == "llm"
     assert {(c.attribute, c.value) for c in conditions(result.structured_query)} == {("author", "Patrick Lewis")}
+
+
+def test_folder_names_are_no_tags_to_filter_on_declared_tags_are():
+    from queryweave.nodes.self_query import _vocabulary, folder_tags
+
+    docs = [{"metadata": {"source": "zh/guide/optimization/tree-shaking.md", "tags": ["zh", "guide", "optimization"]}},
+            {"metadata": {"source": "2023/rag/bm25.md", "tags": ["rag"]}},  # year folders are not tags either
+            {"metadata": {"source": "rag/hybrid.md", "tags": ["rag", "bm25"], "author": "陈静"}}]
+
+    class Catalog:
+        def documents(self):
+            return docs
+
+    class KB:
+        catalog = Catalog()
+
+    assert folder_tags(docs[0]["metadata"]) and folder_tags(docs[1]["metadata"])
+    assert not folder_tags(docs[2]["metadata"])  # declared in front matter, though "rag" is its folder too
+    vocab = _vocabulary(KB())
+    assert vocab == {"tags": ["rag", "bm25"], "author": ["陈静"]}
+    # so a question that names a folder ("optimization 下面的哪个配置") gets no tag filter from it
+    schema = DEFAULT_SCHEMA.with_vocabulary(**vocab)
+    conds = conditions(extract("应该改 optimization 下面的哪个配置？", schema).structured_query)
+    assert not [c for c in conds if c.attribute == "tags"]
+    assert ("tags", "contain", "rag") in {(c.attribute, c.comparator.value, c.value)
+                                          for c in conditions(extract("RAG papers since 2021", schema).structured_query)}

@@ -26,8 +26,10 @@ from queryweave.tools.grounding.attributes import unstated_attributes
 from queryweave.tools.grounding.confidence import fixed_mix, type_match
 from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
 from queryweave.tools.grounding.coverage import (
+    asking_text,
     decisive,
     missing_names,
+    question_names,
     unknown_names,
     unsupported_identifiers,
     unsupported_names,
@@ -133,8 +135,6 @@ def _names_all(names: list[str], text: str) -> bool:
 
 
 def _names_share(absent: list[str], question: str) -> float:
-    from queryweave.tools.grounding.coverage import question_names
-
     names = question_names(question)
     return len(absent) / len(names) if names else 0.0
 
@@ -191,9 +191,14 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     # or in a transcript (speech recognition splits and misspells names: "HikariCP" heard as "Hikari CP").
     heard = " ".join(t for t in (state.get("image_text"), state.get("transcript")) if t)
     typed = " ".join(w for w in question.split() if w not in heard) if heard else question
+    # A decline counts the absent names of the sentences that ask (among all the names typed): "I run it in
+    # a Docker container. How often does it poll?" asks nothing about Docker, and a passage that answers
+    # need not name it. (All the typed names still point to the passages to answer from.)
+    asked = asking_text(typed)
+    asked_names = set(question_names(asked))
     if ctx.feature("abstain"):
         bm25 = knowledge_base(ctx).bm25()
-        missing = missing_names(typed, bm25.knows)
+        missing = [n for n in missing_names(typed, bm25.knows) if n in asked_names]
         if decisive(missing, typed) or unknown_names(missing, getattr(bm25.retriever, "vocab_dict", None) or {}):
             return out | abstention(question, docs, lang, missing)
     llm = get_chat_model(ctx.model_settings()) if backend != "rules" else None
@@ -232,13 +237,14 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         if again.answer and type_match(question, _MARK.sub("", again.answer)) > 0:  # and it holds the kind asked
             ext, evidence = again, [_evidence(c) for c in again.citations]
             apart = unsupported_names(typed, evidence)
-    if decisive(apart, typed):  # the chosen sentences come from pages that never name what was asked about
-        return out | abstention(question, docs, lang, apart, in_corpus=True)
+    absent = [n for n in apart if n in asked_names]
+    if decisive(absent, typed):  # the chosen sentences come from pages that never name what was asked about
+        return out | abstention(question, docs, lang, absent, in_corpus=True)
     feats = answer_features(question, ext.answer, evidence, docs, ext.coverage, _names_share(apart, typed))
     if ext.similarity is not None:  # the embedding cosine of the question and its closest chosen unit
         feats["similarity"] = round(ext.similarity, 4)
     if ctx.feature("abstain"):
-        setting = unsupported_identifiers(typed, evidence)
+        setting = unsupported_identifiers(asked, evidence)
         if setting:  # the setting or function asked about is named nowhere in the answer's passages
             return out | abstention(question, docs, lang, setting, in_corpus=True) | {"confidence_features": feats}
         if ctx.feature("attribute_check") and unstated_attributes(question, ext.answer):

@@ -9,6 +9,8 @@ lookup, so no embedding call is needed).
 
 from __future__ import annotations
 
+import re
+from pathlib import PurePosixPath
 from typing import Any
 
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator, StructuredQuery
@@ -26,13 +28,27 @@ from queryweave.tools.retrieval.self_query import (
 )
 from queryweave.tools.stores.embeddings import embedding_outage
 
+_YEAR_FOLDER = re.compile(r"(?:19|20)\d{2}")
+
+
+def folder_tags(meta: dict[str, Any]) -> bool:
+    """Whether a document's tags are only the folders of its path (ingest's fallback when the page declares
+    none: "zh/guide/optimization/tree-shaking.md" is tagged zh, guide, optimization)."""
+    tags = [str(t) for t in meta.get("tags") or []]
+    folders = [p for p in PurePosixPath(str(meta.get("source") or "")).parts[:-1] if not _YEAR_FOLDER.fullmatch(p)]
+    return bool(tags) and tags == folders
+
 
 def _vocabulary(kb: Any) -> dict[str, list[str]]:
+    """Tags and authors the rules may filter on. Folder names are left out: a docs site's folders
+    ("guide", "config", "server", "optimization") are words of its questions ("应该改 optimization 下面的哪个
+    配置？"), not filters asked for, and a filter on one hid the page that answered. Tags a page declares
+    (front matter) stay."""
     tags: dict[str, None] = {}
     authors: dict[str, None] = {}
     for doc in kb.catalog.documents():
         meta = doc["metadata"]
-        for t in meta.get("tags") or []:
+        for t in [] if folder_tags(meta) else meta.get("tags") or []:
             tags[str(t)] = None
         if meta.get("author"):
             authors[str(meta["author"])] = None

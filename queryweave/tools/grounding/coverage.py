@@ -14,7 +14,9 @@ Words of an example the question gives ("e.g. index.a1b2c3.css", "比如 foo.ts"
 occurs in the corpus) is false; `unsupported_names(question, passages)` those that no passage of an
 answer's evidence mentions; `unsupported_identifiers` the setting / function names among those (one
 of them absent is enough to decline: it is the precise thing asked); `unknown_names` the absent names
-that are no misspelling of a corpus word (one of them is enough: the corpus has never seen the thing).
+that are no misspelling of a corpus word (one of them is enough: the corpus has never seen the thing),
+counted only in the sentences that ask (`asking_text`), not in those that tell the asker's setting;
+the answer's node applies every check of this module to those sentences only.
 """
 
 from __future__ import annotations
@@ -56,6 +58,18 @@ def question_names(question: str) -> list[str]:
         if identifier or (capitalised and not at_start):
             out.append(word)
     return list(dict.fromkeys(out))
+
+
+_SENTENCES = re.compile(r"(?<=[.?!])\s+|(?<=[。？！])")
+
+
+def asking_text(question: str) -> str:
+    """The sentences of `question` that ask (end with a question mark), else its last sentence: "I run it
+    in a Docker container with polling on. How often does it poll?" asks only the second. What the
+    sentences before tell is the asker's setting (their container, their LAN, their file names)."""
+    sentences = [s.strip() for s in _SENTENCES.split(question.strip()) if s.strip()]
+    asking = [s for s in sentences if s.endswith(("?", "？"))]
+    return " ".join(asking) if asking else (sentences[-1] if sentences else question)
 
 
 def missing_names(question: str, knows: Callable[[str], bool]) -> list[str]:
