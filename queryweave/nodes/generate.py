@@ -23,6 +23,7 @@ from queryweave.prompts.generate import NEAREST, NOT_ANSWERED_FOR, NOT_FOUND, NO
 from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.common.validation import fence_passages
 from queryweave.tools.grounding.attributes import unstated_attributes
+from queryweave.tools.grounding.both import Verdict, both_verdict, verdict_text
 from queryweave.tools.grounding.confidence import fixed_mix, type_match
 from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
 from queryweave.tools.grounding.coverage import (
@@ -139,6 +140,21 @@ def _names_share(absent: list[str], question: str) -> float:
     return len(absent) / len(names) if names else 0.0
 
 
+def yes_no_answer(question: str, verdict: Verdict, docs: list[dict[str, Any]], typed: str) -> dict[str, Any]:
+    """The answer to a "both" question (`tools/grounding/both.py`): the verdict, each thing's defining
+    sentences cited, and the usual confidence features over them."""
+    used = list(dict.fromkeys(i for i, _ in verdict.evidence))
+    text = verdict_text(verdict, question, [used.index(i) + 1 for i, _ in verdict.evidence])
+    evidence = [_evidence(docs[i]) for i in used]
+    terms = coverage_terms(question)
+    said = set(tokenize(" ".join(t for _, t in verdict.evidence)))
+    coverage = len({t for t in terms if t in said}) / len(terms) if terms else 0.0
+    feats = answer_features(question, text, evidence, docs, coverage,
+                            _names_share(unsupported_names(typed, evidence), typed))
+    return {"answer": text, "citations": [_citation(n, docs[i]) for n, i in enumerate(used, 1)],
+            "confidence": fixed_mix(feats), "abstained": False, "confidence_features": feats}
+
+
 def answer_with_llm(llm: Any, question: str, docs: list[dict[str, Any]], lang: str) -> tuple[str | None, str | None]:
     """(answer text, error) from the LLM over numbered passages."""
     context = fence_passages(docs)  # passages are quoted data, never instructions
@@ -216,6 +232,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             return out | {"answer": text.strip(), "citations": citations, "confidence": round(conf, 3),
                           "abstained": not citations, "confidence_features": feats}
         out |= {"degraded": True, "degraded_reasons": [f"generate: LLM failed ({error}); answered extractively"]}
+    if ctx.feature("yes_no") and (verdict := both_verdict(question, docs)) is not None:
+        return out | yes_no_answer(question, verdict, docs, typed)  # "Are X and Y both Z?": yes or no, shown why
     max_sent = SENTENCES_FOR_INTENT.get(state.get("intent") or "", 3)
     down = embedding_down(ctx)
     ext = extract_answer(question, docs, max_sentences=max_sent, embed=None if down else embedder(ctx))
