@@ -1,4 +1,5 @@
-"""Document loaders: folders of Markdown (and MDX), text, HTML, PDF and BEIR `corpus.jsonl` -> `SourceDoc`s.
+"""Document loaders: folders of Markdown (and MDX), Word (.docx), text, HTML, PDF and BEIR `corpus.jsonl`
+-> `SourceDoc`s.
 
 Walks folders in sorted order (hidden files and folders skipped), reads each file with the loader for
 its suffix and gathers metadata from YAML front matter, the document itself or its path. A file that
@@ -22,6 +23,7 @@ import yaml
 from queryweave.tools.common.site_markup import strip_site_markup
 from queryweave.tools.common.text import detect_language, prose_language
 from queryweave.tools.ingest.chunking import headings
+from queryweave.tools.ingest.docx import parse_docx
 from queryweave.tools.ingest.mdx import strip_mdx
 from queryweave.tools.ingest.parsers import parse_html, parse_pdf
 
@@ -195,6 +197,14 @@ def _load_pdf(path: Path, root: Path) -> Iterator[SourceDoc]:
     yield _finish(path, root, text, "pdf", found, {})
 
 
+def _load_docx(path: Path, root: Path) -> Iterator[SourceDoc]:
+    try:
+        text, found = parse_docx(path)
+    except Exception as exc:  # a corrupt file or one that is no Word document
+        raise LoadError(f"not a readable Word document ({type(exc).__name__})") from exc
+    yield _finish(path, root, text, "docx", found, {})
+
+
 def _load_beir(path: Path, root: Path) -> Iterator[SourceDoc]:
     """One SourceDoc per corpus row; the title, when there is one, is the text's first line."""
     base = path.relative_to(root).as_posix()
@@ -235,6 +245,8 @@ def _loader_for(path: Path) -> Callable[[Path, Path], Iterator[SourceDoc]] | Non
         return _load_html
     if suffix == ".pdf":
         return _load_pdf
+    if suffix == ".docx":
+        return _load_docx
     return None
 
 
