@@ -1,5 +1,5 @@
-"""Document loaders: folders of Markdown (and MDX), Word (.docx), text, HTML, PDF and BEIR `corpus.jsonl`
--> `SourceDoc`s.
+"""Document loaders: folders of Markdown (and MDX), Word (.docx), notebooks (.ipynb), text, HTML, PDF and
+BEIR `corpus.jsonl` -> `SourceDoc`s.
 
 Walks folders in sorted order (hidden files and folders skipped), reads each file with the loader for
 its suffix and gathers metadata from YAML front matter, the document itself or its path. A file that
@@ -25,6 +25,7 @@ from queryweave.tools.common.text import detect_language, prose_language
 from queryweave.tools.ingest.chunking import headings
 from queryweave.tools.ingest.docx import parse_docx
 from queryweave.tools.ingest.mdx import strip_mdx
+from queryweave.tools.ingest.notebook import parse_notebook
 from queryweave.tools.ingest.parsers import parse_html, parse_pdf
 
 log = logging.getLogger(__name__)
@@ -205,6 +206,15 @@ def _load_docx(path: Path, root: Path) -> Iterator[SourceDoc]:
     yield _finish(path, root, text, "docx", found, {})
 
 
+def _load_notebook(path: Path, root: Path) -> Iterator[SourceDoc]:
+    try:
+        text, found = parse_notebook(path)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise LoadError(f"not a readable notebook ({type(exc).__name__})") from exc
+    text = strip_site_markup(text)
+    yield _finish(path, root, text, "notebook", found, {})
+
+
 def _load_beir(path: Path, root: Path) -> Iterator[SourceDoc]:
     """One SourceDoc per corpus row; the title, when there is one, is the text's first line."""
     base = path.relative_to(root).as_posix()
@@ -247,6 +257,8 @@ def _loader_for(path: Path) -> Callable[[Path, Path], Iterator[SourceDoc]] | Non
         return _load_pdf
     if suffix == ".docx":
         return _load_docx
+    if suffix == ".ipynb":
+        return _load_notebook
     return None
 
 
