@@ -66,7 +66,7 @@ def run_reconcile(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `ingest`, `delete` and `reconcile`."""
-    p = sub.add_parser("ingest", help="ingest files/folders (Markdown, MDX, Word .docx, notebooks .ipynb, text, HTML, PDF, BEIR corpus.jsonl)")
+    p = sub.add_parser("ingest", help="ingest files/folders (Markdown, MDX, reStructuredText, Word .docx, notebooks .ipynb, text, HTML, PDF, BEIR corpus.jsonl)")
     p.add_argument("paths", nargs="+")
     p.add_argument("--chunk-chars", type=int, default=800)
     p.add_argument("--chunk-overlap", type=int, default=100)

@@ -1,5 +1,5 @@
-"""Document loaders: folders of Markdown (and MDX), Word (.docx), notebooks (.ipynb), text, HTML, PDF and
-BEIR `corpus.jsonl` -> `SourceDoc`s.
+"""Document loaders: folders of Markdown (and MDX), reStructuredText, Word (.docx), notebooks (.ipynb), text,
+HTML, PDF and BEIR `corpus.jsonl` -> `SourceDoc`s.
 
 Walks folders in sorted order (hidden files and folders skipped), reads each file with the loader for
 its suffix and gathers metadata from YAML front matter, the document itself or its path. A file that
@@ -27,6 +27,7 @@ from queryweave.tools.ingest.docx import parse_docx
 from queryweave.tools.ingest.mdx import strip_mdx
 from queryweave.tools.ingest.notebook import parse_notebook
 from queryweave.tools.ingest.parsers import parse_html, parse_pdf
+from queryweave.tools.ingest.rst import parse_rst
 
 log = logging.getLogger(__name__)
 
@@ -215,6 +216,15 @@ def _load_notebook(path: Path, root: Path) -> Iterator[SourceDoc]:
     yield _finish(path, root, text, "notebook", found, {})
 
 
+def _load_rst(path: Path, root: Path) -> Iterator[SourceDoc]:
+    front, body = _split_front_matter(_read_text(path))
+    try:
+        text, found = parse_rst(body)
+    except Exception as exc:  # docutils gave up on the page (its errors are reported, not raised, as a rule)
+        raise LoadError(f"not readable as reStructuredText ({type(exc).__name__})") from exc
+    yield _finish(path, root, text, "rst", found, front)
+
+
 def _load_beir(path: Path, root: Path) -> Iterator[SourceDoc]:
     """One SourceDoc per corpus row; the title, when there is one, is the text's first line."""
     base = path.relative_to(root).as_posix()
@@ -259,6 +269,8 @@ def _loader_for(path: Path) -> Callable[[Path, Path], Iterator[SourceDoc]] | Non
         return _load_docx
     if suffix == ".ipynb":
         return _load_notebook
+    if suffix == ".rst":
+        return _load_rst
     return None
 
 
