@@ -175,3 +175,17 @@ def test_the_second_reading_must_hold_the_kind_of_value_asked_for(ctx):
     out = generate({"question": "PgBouncer 的最大连接数默认值是多少？", "documents": [_TUNING, pooler],
                     "intent": "factual"}, _runtime(ctx))
     assert out["abstained"] and out["citations"] == []
+
+
+def test_the_coverage_cut_reads_the_sentences_that_ask_too(ctx):
+    from dataclasses import replace
+
+    from queryweave.cli.ask import run_question
+
+    question = ("Our billing team spent last spring negotiating vendor contracts and rewriting nightly invoice "
+                "jobs. What is the default max_connections in PostgreSQL?")
+    answered = run_question(ctx, question, "cut-asking")
+    assert not answered["abstained"] and "100" in answered["answer"]
+    # judged by all its words, the setting's words (billing, vendor, invoice …) are missing from the passages
+    declined = run_question(replace(ctx, features="asking_cut=off"), question, "cut-whole")
+    assert declined["abstained"] and declined["citations"] == []

@@ -270,7 +270,15 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             # base describes the thing, not the attribute asked about
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
         cut, keep = coverage_cut(ctx, feats.get("similarity"))
-        if feats["passage_coverage"] < cut and not keep and coverage_cut_applies(question, evidence):
+        # or of the sentences that ask, whichever the passages hold more of: "We size everything in rem units
+        # on our site." tells the asker's setting, and a passage that answers "Which transformer converts px
+        # to rem?" need not hold it
+        # (and judged only when those sentences have words enough to judge by)
+        covered, judged = feats["passage_coverage"], question
+        if ctx.feature("asking_cut") and asked != question:
+            judged = asked
+            covered = max(covered, answer_features(asked, ext.answer, evidence, docs, 0.0, 0.0)["passage_coverage"])
+        if covered < cut and not keep and coverage_cut_applies(judged, evidence):
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": fixed_mix(feats),
                   "abstained": False, "confidence_features": feats, "answer_units": ext.rendered}
