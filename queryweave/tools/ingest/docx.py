@@ -14,26 +14,16 @@ import re
 from pathlib import Path
 from typing import Any
 
+from queryweave.tools.ingest.tables import markdown_table
+
 _HEADING = re.compile(r"^(?:heading|标题)\s*(\d)$", re.I)
 _LIST = re.compile(r"list|列表", re.I)
 _CODE_STYLE = re.compile(r"code|source|代码|preformatted|html", re.I)
 _MONO = re.compile(r"consolas|courier|mono|menlo|source code", re.I)
 
 
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
-
-
 def _table(table: Any) -> list[str]:
-    rows = [[_cell(c.text) for c in row.cells] for row in table.rows]
-    rows = [r for r in rows if any(r)]
-    if not rows:
-        return []
-    width = max(len(r) for r in rows)
-    rows = [r + [""] * (width - len(r)) for r in rows]
-    out = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-    out += ["| " + " | ".join(r) + " |" for r in rows[1:]]
-    return out
+    return markdown_table([[c.text for c in row.cells] for row in table.rows])
 
 
 def _paragraph(par: Any) -> tuple[str, str]:

@@ -17,6 +17,8 @@ import io
 import re
 from typing import Any
 
+from queryweave.tools.ingest.tables import markdown_table
+
 _ROLE = re.compile(r":(?:[\w.+-]+:)*[\w.+-]+:`(?P<text>[^`]+)`")
 _TARGET = re.compile(r"^(?P<title>.+?)\s*<[^<>]+>$")
 VERSION_LABELS = {"versionadded": "New in version", "versionchanged": "Changed in version",
@@ -103,14 +105,7 @@ def _inline(node: Any) -> str:
 def _table(node: Any) -> list[str]:
     from docutils import nodes
 
-    rows = [[" ".join(_inline(e).split()).replace("|", "\\|") for e in row.findall(nodes.entry)]
-            for row in node.findall(nodes.row)]
-    rows = [r for r in rows if any(r)]
-    if not rows:
-        return []
-    width = max(len(r) for r in rows)
-    rows = [r + [""] * (width - len(r)) for r in rows]
-    return ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width] + ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    return markdown_table([[_inline(e) for e in row.findall(nodes.entry)] for row in node.findall(nodes.row)])
 
 
 def _blocks(node: Any, depth: int, out: list[str], offset: int = 0) -> None:
