@@ -97,6 +97,9 @@ def test_unknown_names_are_names_the_corpus_has_in_no_spelling():
     # known words joined anew are no unseen thing; a part the corpus lacks, or one too short to check, is
     vocab |= {"base64", "inlin", "env", "stage", "http"}
     assert unknown_names(["base64-inlined", "env.staging", "base64-gzipped", "env.qa"], vocab) == ["base64-gzipped", "env.qa"]
+    # a name the corpus writes only inside a file name or a URL is one it has seen
+    vocab |= {"tsconfig.node.json", "typescriptlang.org/zh/tsconfig#strictnullcheck"}
+    assert unknown_names(["tsconfig", "strictNullChecks", "jsconfig"], vocab) == ["jsconfig"]
 
 
 def test_an_example_the_question_gives_is_not_a_name_it_asks_about():

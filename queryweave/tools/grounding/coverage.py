@@ -109,6 +109,24 @@ def _near_spellings(token: str, vocabulary: Collection[str]) -> list[str]:
     return [w for size in range(-(-2 * n // 3), 3 * n // 2 + 1) for w in buckets.get((token[:1], size), ())]
 
 
+_PARTS: dict[tuple[int, int], set[str]] = {}
+
+
+def _parts_of(vocabulary: Collection[str]) -> set[str]:
+    """The parts of the vocabulary's compound tokens ("tsconfig.node.json", "typescriptlang.org/tsconfig#x"
+    hold "tsconfig"), built once per vocabulary: a name written inside a file name, a URL or a dotted path
+    is one the corpus has seen."""
+    key = (id(vocabulary), len(vocabulary))
+    parts = _PARTS.get(key)
+    if parts is None:
+        parts = {p for word in vocabulary if _JOINS.search(word) or "#" in word
+                 for piece in re.split(r"[-./_#:]+", word) for p in tokenize(piece)}
+        if len(_PARTS) >= 4:
+            _PARTS.clear()
+        _PARTS[key] = parts
+    return parts
+
+
 def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
     """The absent names (`missing_names`) that the corpus has never seen in any spelling: a token of the
     name is not in `vocabulary` (the BM25 index's tokens), holds a run of three letters or digits
@@ -118,7 +136,8 @@ def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
     however many names the question has: the thing it asks about ("TCP port", "HPA", "generation-0
     threshold") is not in the knowledge base. A compound name whose parts are all corpus words, each
     with a run of three letters or digits ("base64-inlined", ".env.staging"), is known words joined
-    anew (the corpus writes "inlined as base64", ".env.[mode]"): not unknown.
+    anew (the corpus writes "inlined as base64", ".env.[mode]"): not unknown; nor is a name the corpus
+    writes only inside a compound token ("tsconfig" in "tsconfig.node.json").
     Found by studying the sample set's unanswered questions; no list, nothing fitted. Without a
     vocabulary nothing is unknown (the majority rule `decisive` still applies)."""
     if not vocabulary:
@@ -129,7 +148,7 @@ def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
         if len(parts) > 1 and all(p in vocabulary and _RUN.search(p) for p in parts):
             continue  # known words joined anew ("base64-inlined", ".env.staging"): not an unseen thing
         for token in tokenize(name):
-            if token in vocabulary or not _RUN.search(token):
+            if token in vocabulary or not _RUN.search(token) or token in _parts_of(vocabulary):
                 continue
             if len(token) >= MIN_FUZZY_LENGTH and difflib.get_close_matches(
                     token, _near_spellings(token, vocabulary), n=1, cutoff=0.8):
