@@ -277,7 +277,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         covered, judged = feats["passage_coverage"], question
         if ctx.feature("asking_cut") and asked != question:
             judged = asked
-            covered = max(covered, answer_features(asked, ext.answer, evidence, docs, 0.0, 0.0)["passage_coverage"])
+            feats["asked_coverage"] = answer_features(asked, ext.answer, evidence, docs, 0.0, 0.0)["passage_coverage"]
+            covered = max(covered, feats["asked_coverage"])
         if covered < cut and not keep and coverage_cut_applies(judged, evidence):
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": fixed_mix(feats),
