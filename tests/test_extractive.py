@@ -242,3 +242,10 @@ def test_a_fenced_block_shown_inside_a_longer_fence_is_one_code_unit() -> None:
     units = answer_units(text)
     assert units[0] == "Add the marker after the language:" and units[-1] == "That is all."
     assert len(units) == 3 and units[1].startswith("code: ```ts:line-numbers=2")
+
+
+
+def test_images_are_no_text():
+    assert render("Stable: [![npm package](https://img.shields.io/npm/v/x.svg)](https://npmjs.org/x)") == "Stable:"
+    assert render("See ![logo](logo.png) the guide.") == "See the guide."
+    assert render("Read [the guide](https://x.dev/guide).") == "Read the guide (https://x.dev/guide)."

@@ -22,6 +22,7 @@ _ITALIC = re.compile(r"(?<![A-Za-z0-9*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?!
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)\s]*\)|\[\]\([^)\s]*\)")  # an image (a badge), or a link left empty by one
 _ONE_SPAN = re.compile(r"`[^`]+`")
 TICKS = re.compile(r"`([^`]+)`")
 ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
@@ -106,13 +107,14 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
 
 
 def render(unit: str) -> str:
-    """A unit as clean text: emphasis, HTML tags, link syntax and inline code marks removed (URLs and
-    code kept whole); a table row reads "first cell — column: value; column: value"."""
+    """A unit as clean text: emphasis, HTML tags, images, link syntax and inline code marks removed (URLs
+    and code kept whole); a table row reads "first cell — column: value; column: value"."""
     if unit.startswith(CODE_PREFIX):
         return f"`{unit[len(CODE_PREFIX):]}`"
     # markup is stripped outside code spans only: "`<TransitionGroup>`" is a name, not a tag
+    # an image is no text: a badge's "npm package (https://img.shields.io/…)" answers nothing
     text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1),
-                     _COMMENT.sub("", unit))
+                     _IMAGE.sub("", _IMAGE.sub("", _COMMENT.sub("", unit))))
     pieces = re.split(r"(`[^`]+`)", text)
     for i in range(0, len(pieces), 2):
         pieces[i] = _ITALIC.sub(r"\1", _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i])))
@@ -121,5 +123,6 @@ def render(unit: str) -> str:
         first, *rest = text.split(" | ")
         text = f"{first} — " + "; ".join(rest) if rest else first
     return re.sub(r"\s{2,}", " ", text).strip()
+
 
 
