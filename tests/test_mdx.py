@@ -20,7 +20,7 @@ export const toc = [
 
 # Installation
 
-{/* TODO: screenshots */}
+{/* editors: add screenshots */}
 
 Install the package with your package manager.
 
@@ -49,7 +49,7 @@ Don't mix <b>bold</b> and JSX; it's fine.
 def test_strip_mdx_removes_code_around_the_text_and_keeps_the_text():
     out = strip_mdx(PAGE)
     assert "import Tabs" not in out and "PackageManagerTabs," not in out and "toc" not in out
-    assert "TODO" not in out and "<Tabs" not in out and "</TabItem>" not in out
+    assert "editors" not in out and "<Tabs" not in out and "</TabItem>" not in out
     assert "Install the package with your package manager." in out
     # fenced code is left as it is, an import inside it included
     assert "npm install widget\nimport nothing from 'here'" in out

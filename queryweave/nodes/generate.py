@@ -111,14 +111,19 @@ def coverage_cut(ctx: Any, similarity: float | None) -> tuple[float, bool]:
     return ABSTAIN_COVERAGE_BELOW, False
 
 
-def answer_features(question: str, answer: str, evidence: list[str], docs: list[dict[str, Any]],
-                    coverage: float, names_missing: float) -> dict[str, float]:
-    """The generation-side features of the confidence model (`tools/grounding/confidence.py`)."""
+def passage_coverage(question: str, evidence: list[str]) -> float:
+    """Share of the question's words (`coverage_terms`) that the evidence holds, in either language."""
     terms = coverage_terms(question)
     held = set(tokenize(" ".join(evidence)))
     found = {t for t in terms if t in held or cross_terms({t}) & held}  # "默认" is held by "default"
+    return round(len(found) / len(terms), 4) if terms else 0.0
+
+
+def answer_features(question: str, answer: str, evidence: list[str], docs: list[dict[str, Any]],
+                    coverage: float, names_missing: float) -> dict[str, float]:
+    """The generation-side features of the confidence model (`tools/grounding/confidence.py`)."""
     return {"coverage": round(min(1.0, coverage), 4),
-            "passage_coverage": round(len(found) / len(terms), 4) if terms else 0.0,
+            "passage_coverage": passage_coverage(question, evidence),
             "agreement": round(retrieval_confidence(docs), 4),
             "type_match": type_match(question, _MARK.sub("", answer)),  # a "[1]" marker is no number
             "names_missing": round(names_missing, 4)}
@@ -270,14 +275,14 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             # base describes the thing, not the attribute asked about
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
         cut, keep = coverage_cut(ctx, feats.get("similarity"))
-        # or of the sentences that ask, whichever the passages hold more of: "We size everything in rem units
-        # on our site." tells the asker's setting, and a passage that answers "Which transformer converts px
-        # to rem?" need not hold it
-        # (and judged only when those sentences have words enough to judge by)
+        # The share of the whole question's words the passages hold, or of its asking sentences', whichever is
+        # higher (judged when those sentences have words enough): "We size everything in rem units on our
+        # site." tells the asker's setting; a passage answering "Which transformer converts px to rem?" need
+        # not hold it.
         covered, judged = feats["passage_coverage"], question
-        if ctx.feature("asking_cut") and asked != question:
+        if ctx.feature("asking_cut") and asked != typed:
             judged = asked
-            feats["asked_coverage"] = answer_features(asked, ext.answer, evidence, docs, 0.0, 0.0)["passage_coverage"]
+            feats["asked_coverage"] = passage_coverage(asked, evidence)
             covered = max(covered, feats["asked_coverage"])
         if covered < cut and not keep and coverage_cut_applies(judged, evidence):
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from queryweave.tools.common.text import tokenize
+from queryweave.tools.retrieval.self_query_words import split_words
 from queryweave.tools.understanding.glossary import cross_terms
 
 # "**Default:** x", "**Default**: x", "Default: x", "**默认值：** x"; the label at most 24 characters
@@ -50,7 +51,7 @@ def asked_field(question: str, unit: str) -> bool:
 
 def _parts(text: str) -> set[str]:
     """Words of a text with its names taken apart: "output.distPath" -> output, dist, path."""
-    return set(tokenize(re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[._/-]+", " ", text)))
+    return set(tokenize(" ".join(split_words(text))))
 
 
 def names_subject(question: str, section: str) -> float:
