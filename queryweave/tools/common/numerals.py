@@ -21,12 +21,16 @@ SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k":
          "bn": 1e9, "万": 1e4, "亿": 1e8, "千": 1e3, "百": 1e2, "百万": 1e6, "千万": 1e7}
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
              "八": 8, "九": 9, "十": 10, "百": 100, "千": 1000}
-ZH_NUM = re.compile(r"[零〇一二两三四五六七八九十百千]+(?:[万亿])?")
+ZH_NUM = re.compile(r"[零〇一二两三四五六七八九十百千]+(?:[万亿][零〇一二两三四五六七八九十百千]*)?")
 
 
 def zh_value(s: str) -> float | None:
-    """The value of Chinese numerals ("三十" 30, "两万" 20000); None if a character is none."""
+    """The value of Chinese numerals ("三十" 30, "两万" 20000; a digit right after 百/千/万 at the end
+    counts in the next lower unit, as said: "三百五" 350, "一万五" 15000); None if a character is none."""
     total, section, cur = 0.0, 0.0, 0.0
+    if len(s) > 2 and s[-2] in "百千万" and s[-1] in ZH_DIGITS and ZH_DIGITS[s[-1]] < 10:
+        head = zh_value(s[:-1])
+        return None if head is None else head + ZH_DIGITS[s[-1]] * SCALE[s[-2]] / 10
     for ch in s:
         if ch in "万亿":
             total += (section + cur) * SCALE[ch]
@@ -45,8 +49,13 @@ def number_value(text: str) -> float | None:
     """The value of one number as written: digits ("3", "1.5"), an English number word ("four") or
     Chinese numerals ("两", "三十"); None for anything else."""
     t = text.strip().lower()
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", t):  # "1,000"
+        t = t.replace(",", "")
     if re.fullmatch(r"\d+(?:\.\d+)?", t):
         return float(t)
+    scaled = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(k|万|千|百)", t)  # "3k", "2万", "1.5万"
+    if scaled:
+        return float(scaled.group(1)) * SCALE[scaled.group(2)]
     if t in EN_NUMWORDS:
         return float(EN_NUMWORDS[t])
     return zh_value(t) if ZH_NUM.fullmatch(t) else None

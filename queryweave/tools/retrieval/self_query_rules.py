@@ -1,7 +1,7 @@
 """The rule layer of self-query: filters from the question text, in Chinese and English.
 
 Extracts years and year ranges ("2020 年以后", "since 2021", "2019到2021年", "before 2020",
-"between 2018 and 2020", "80s", "90年代"), counts and measures of other integer fields ("at least 4
+"between 2018 and 2020", "80s", "90年代", "九十年代"), counts and measures of other integer fields ("at least 4
 bedrooms", "每分钟超过120拍": `self_query_numbers`), tags from the known vocabulary (and their aliases), content types,
 authors (known names) and document language, and returns the conditions plus the question with
 the filter phrases removed. Only values the schema knows are produced; the LLM layer is for the rest.
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from langchain_core.structured_query import Comparator, Comparison
 
+from queryweave.tools.common.numerals import number_value
 from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
 from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings, match_values
 from queryweave.tools.retrieval.self_query_negation import negated
@@ -43,7 +44,7 @@ _YEAR_RULES: list[tuple[str, str]] = [
     # a decade: "80s", "the 1990s", "90年代"
     # (a bare "60s" is read as a decade only after "the", with an apostrophe, or before a word that is not
     # about time: "60s timeout" is seconds)
-    (r"(?<![\d.])((?:19|20)\d0)\s*(?:'?s\b|年代)|(?<![\d.])(\d0)\s*年代|[’']([2-9]0)s\b|\bthe\s+([2-9]0)s\b|"
+    (r"(?<![\d.])((?:19|20)\d0)\s*(?:'?s\b|年代)|(?<![\d.])(\d0)\s*年代|(?<![零〇一二两三四五六七八九十])([二三四五六七八九]十|[二三四五六七八九][零〇])\s*年代|[’']([2-9]0)s\b|\bthe\s+([2-9]0)s\b|"
      r"(?<![\d.:])\b([2-9]0)s(?=\s+[A-Za-z])(?!\s+(?:timeout|delay|wait|interval|sleep|ttl|later|ago|per|to|and|or|"
      r"before|after|max|limit)\b)", "decade"),
     # one year
@@ -72,7 +73,7 @@ def _years(text: str, spec: FieldSpec) -> tuple[list[Comparison], list[tuple[int
         m = re.search(pattern, text, re.I)
         if not m:
             continue
-        ys = [int(g) for g in m.groups() if g]
+        ys = [int(g) if g.isdigit() else int(number_value(g) or 0) for g in m.groups() if g]  # 九十年代: 90
         if kind == "decade":
             ys = [ys[0] if ys[0] >= 100 else ys[0] + (1900 if ys[0] >= 30 else 2000)]
             ys.append(ys[0] + 9)

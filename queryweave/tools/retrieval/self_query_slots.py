@@ -17,7 +17,8 @@ from queryweave.tools.understanding.value_glossary import zh_segments
 
 LATIN = re.compile(r"[A-Za-z0-9]+(?:[&+#][A-Za-z0-9]*)?")
 # function characters, never read for their content senses (和 "Japanese", 要 "important")
-_FUNCTION_CHARS = frozenset("不要去来到从给把被让这那还才又很最更太等里吗呢吧呀啊哪些个们") | {
+# (numerals too: 一 "single" in 一晚 "a night"; numbers are read by the number rules)
+_FUNCTION_CHARS = frozenset("不要去来到从给把被让这那还才又很最更太等里吗呢吧呀啊哪些个们零〇一二两三四五六七八九十百千万") | {
     w for w in ZH_STOPWORDS if len(w) == 1}
 
 
@@ -106,9 +107,11 @@ def _gap(text: str, start: int, end: int, soft: dict[int, tuple[str, ...]], dict
 
 
 def _char(text: str, i: int) -> Slot:
-    """The slot of one character: its dictionary senses (nouns before verbs), whole values only."""
+    """The slot of one character: its dictionary senses that are no verbs (泡 "to pick up" names no `pickup`), whole values only."""
     alts: dict[tuple[str, ...], bool] = {}
     for phrase, verb in () if text[i] in _FUNCTION_CHARS else zh_dictionary.char_senses(text[i]):
+        if verb:
+            continue  # 泡 "to pick up" (a girl) is no `pickup`
         seq = tuple(stem(w) for w in split_words(phrase))
         alts[seq] = alts.get(seq, True) and verb
     return Slot(i, i + 1, tuple(alts), "", (), text[i], tuple(alts.values()), exact_only=True)

@@ -18,7 +18,10 @@ from queryweave.tools.understanding import zh_dictionary
 # nouns that only say "a kind of" after a name: 日式 "Japanese style", 中餐 "Chinese food", 素食
 # "vegetarian food" name `japanese`, `chinese`, `vegetarian` (a closed class, like the field's own name)
 KIND_NOUNS = frozenset({"style", "food", "cuisine", "dish", "meal", "type", "kind", "sort", "category",
-                        "class", "version", "edition", "form", "format", "mode", "variety"})
+                        "class", "version", "edition", "form", "format", "mode", "variety",
+                        # kinds of works: 科幻小说 "science fiction novel", 诗集 "poetry anthology"
+                        "novel", "book", "film", "movie", "song", "music", "story", "anthology", "collection",
+                        "genre", "literature"})
 _DEMONYM_ENDINGS = ("", "n", "an", "ian", "ese", "ish", "i", "ean")
 
 
