@@ -138,3 +138,14 @@ def test_a_block_that_shows_fences_inside_stays_one_block():
     for c in chunk_text(long, max_chars=300, overlap=0):
         states = fence_states(c.text.splitlines())
         assert states[-1][1] is None, c.text  # every chunk ends outside code
+
+
+def test_no_sentence_ends_inside_a_code_span_or_a_value():
+    from queryweave.tools.common.text import split_sentences
+
+    zh = "添加 `?url` query 参数，可以确保资源始终作为单独的文件加载。下一句？"
+    assert split_sentences(zh) == ["添加 `?url` query 参数，可以确保资源始终作为单独的文件加载。", "下一句？"]
+    assert split_sentences("Run `a; b` first. Then go.") == ["Run `a; b` first.", "Then go."]
+    assert split_sentences("Is it? Yes! It works; really.") == ["Is it?", "Yes!", "It works;", "really."]
+    assert split_sentences('"Why?" He left.') == ['"Why?"', "He left."]
+    assert split_sentences("能用吗?可以") == ["能用吗?", "可以"]  # an ASCII mark before Chinese still ends one

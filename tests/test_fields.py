@@ -71,3 +71,26 @@ def test_the_field_in_the_question_language_goes_first():
             {"chunk_id": "e", "source": "en/port.md", "title": "server.port", "text": en}]
     assert "server.port — Default: 3000" in extract_answer("Which port does it use by default?", docs).answer
     assert "server.port — 默认值： 3000" in extract_answer("默认使用哪个端口？", docs).answer
+
+
+def test_a_default_given_as_a_code_block_is_the_field_value():
+    page = ("# output.sourceMap\n\n- **Type:** `boolean | object`\n- **Default:**\n\n```ts\nconst defaultSourceMap = {\n"
+            "  js: mode === 'development' ? 'cheap-module-source-map' : false,\n  css: false,\n};\n```\n\n"
+            "Configures whether to generate source map files. Source maps help debugging.\n")
+    units = dict(sectioned_units(page))
+    merged = next(u for u in units if u.startswith("**Default:**"))
+    assert "cheap-module-source-map" in merged and field_label(merged) == "Default"
+    docs = [{"chunk_id": "c1", "source": "config/source-map.md", "title": "output.sourceMap", "text": page}]
+    answer = extract_answer("Which source map type does output.sourceMap use for JS by default?", docs).answer
+    assert "cheap-module-source-map" in answer
+    # a long block stays a code unit of its own
+    long = page.replace("  css: false,\n", "  css: false,\n" + "  other: 'value',\n" * 20)
+    assert not any(u.startswith("**Default:**") and "other" in u for u in dict(sectioned_units(long)))
+
+
+def test_an_escaped_pipe_stays_inside_its_table_cell():
+    table = ("## CLI\n\n| Option | Description |\n| --- | --- |\n"
+             "| `--log-level <level>` | Log level (`info` \\| `warn` \\| `error`) |\n| `--no-env` | Skip .env files |\n")
+    rows = [u for u, _ in sectioned_units(table)]
+    assert rows[0] == "--log-level <level> | Description: Log level (`info` | `warn` | `error`)"
+    assert rows[1] == "--no-env | Description: Skip .env files"

@@ -12,7 +12,11 @@ from functools import lru_cache
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[._+#-][A-Za-z0-9]+)*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _NO_END = re.compile(r"(?:^|[\s(])(?:[A-Z]|e\.g|i\.e|etc|vs|cf|Dr|Mr|Mrs|Ms|St|No|Fig|approx|ca)\.$")
-_SENT = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z0-9\"'“(\[\u4e00-\u9fff])|\n{2,}|\n(?=[-*#\d])")
+# an ASCII "?", "!" or ";" ends a sentence before a space, a line's end or Chinese text, not inside a word
+# or a value ("?url", "a;b"); and nothing inside an inline code span ends one ("添加 `?url` query 参数")
+_SENT = re.compile(r"(?<=[。！？；])\s*|(?<=[!?;])(?:\s+|$|(?=[\u4e00-\u9fff]))|(?<=[!?][\"”’'])\s+|"
+                   r"(?<=[.])\s+(?=[A-Z0-9\"'“(\[\u4e00-\u9fff])|\n{2,}|\n(?=[-*#\d])")
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
 
 EN_STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being below
@@ -104,7 +108,13 @@ def zh_word_spans(text: str) -> list[tuple[int, int]]:
 
 def split_sentences(text: str) -> list[str]:
     """Sentences of mixed Chinese/English text (Chinese and Latin end punctuation, blank lines)."""
-    parts = [p.strip() for p in _SENT.split(text) if p and p.strip()]
+    code = [m.span() for m in _CODE_SPAN.finditer(text)]
+    parts, start = [], 0
+    for m in _SENT.finditer(text):
+        if m.end() > start and not any(a < m.start() < b for a, b in code):
+            parts.append(text[start:m.start()])
+            start = m.end()
+    parts = [p.strip() for p in [*parts, text[start:]] if p and p.strip()]
     out: list[str] = []
     for part in parts:  # "written by D. Richard Hipp", "e.g. The": an initial or abbreviation ends no sentence
         if out and _NO_END.search(out[-1]):

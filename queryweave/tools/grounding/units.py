@@ -12,6 +12,7 @@ import re
 from queryweave.tools.common.fences import fence_closes, fence_opening
 from queryweave.tools.common.site_markup import strip_site_markup
 from queryweave.tools.common.text import split_sentences
+from queryweave.tools.grounding.fields import FIELD_CHARS
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
@@ -28,6 +29,8 @@ TICKS = re.compile(r"`([^`]+)`")
 ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
 CODE_PREFIX = "code: "
 _HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+# a field line whose value follows as a code block ("- **Default:**" then ```ts const x = {...}```)
+_EMPTY_FIELD = re.compile(r"^(?:\*\*|__)?[^\s:：*`][^:：*`\n]{0,23}?(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*$")
 
 
 def _bare(cell: str) -> str:
@@ -71,8 +74,12 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
             if code is None:
                 code, opener = [], marker or "```"
             else:  # a fenced block is one unit, marked as code (a "````md" block may show "```" fences inside)
-                if code:
-                    units.append((CODE_PREFIX + " ".join(code), section))
+                block = " ".join(code)
+                if code and units and units[-1][1] == section and _EMPTY_FIELD.match(units[-1][0]) \
+                        and len(units[-1][0]) + len(block) < FIELD_CHARS:
+                    units[-1] = (f"{units[-1][0]} {block}", section)  # "**Default:**" and its value as code
+                elif code:
+                    units.append((CODE_PREFIX + block, section))
                 code = None
             continue
         if code is not None:
@@ -87,7 +94,8 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
             continue
         if stripped.startswith("|"):
             flush()
-            cells = [_bare(c.strip()) for c in stripped.strip("|").split("|")]
+            # a cell's escaped pipe ("`info` \\| `warn`") is text, not a cell border
+            cells = [_bare(c.strip().replace("\\|", "|")) for c in re.split(r"(?<!\\)\|", stripped.strip("|"))]
             if _TABLE_RULE.match(stripped):
                 continue
             if header is None:
