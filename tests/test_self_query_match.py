@@ -102,7 +102,9 @@ def test_embedding_thresholds_with_a_scripted_embedding():
     assert conds("pricing page", schema, embed=embed, settings=relative) == {("topic", "eq", "billing")}
     assert conds("pricing", schema, embed=embed, settings=relative) == set()
     assert conds("pricing page", schema, settings=relative) == set()  # no embedding function: lexical only
-    assert conds("pricing page", schema, embed=embed) == set()  # the default (chosen by CV): no embeddings
+    # the default (chosen by CV by schema): relative 0.06, margin 0.03, when an embedding function is given
+    assert conds("pricing page", schema, embed=embed) == {("topic", "eq", "billing")}
+    assert conds("pricing page", schema, embed=embed, settings=MatchSettings(embedding=None)) == set()
     # Chinese phrases only: the English phrase is not read (it still sets the reference)
     vectors["计费"] = vectors["pricing"]
     chinese = MatchSettings(embedding=0.05, margin=0.03, chinese_only=True)
