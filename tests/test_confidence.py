@@ -144,6 +144,20 @@ def test_the_sentences_that_ask():
     assert asking_text("What is X? Which flag sets it?") == "What is X? Which flag sets it?"
     assert asking_text("I use app.config here. Tell me the default") == "Tell me the default"  # no "?": the last
     assert asking_text("多入口项目里想复用模块。入口对象里该用哪个字段？") == "入口对象里该用哪个字段？"
+    # "e.g." and a point inside parentheses end no sentence: the example stays in its asking sentence
+    asked = "What hash does it use in file names (e.g. index.a1b2c3.css) unless I change it?"
+    assert asking_text(asked) == asked
+    assert asking_text("Files (see the guide. It is long) are big. Which flag?") == "Which flag?"
+
+
+def test_a_dotted_name_is_mentioned_by_a_passage_holding_its_parts():
+    from queryweave.tools.grounding.coverage import unsupported_identifiers, unsupported_names
+
+    nested = "export default { markdown: { image: { lazyLoading: true } } }"
+    question = "要把 markdown.image 下的哪个选项设为 true？"
+    assert unsupported_identifiers(question, [nested]) == []
+    assert unsupported_identifiers(question, ["markdown: { lineNumbers: true }"]) == ["markdown.image"]
+    assert unsupported_names("What does maxPoolSize default to?", ["The pool holds ten."]) == ["maxPoolSize"]
 
 
 def _runtime(ctx):

@@ -10,6 +10,7 @@ form alone — no list of known names, nothing fitted:
   (digits, `_`, `.`, inner capitals: `maximumPoolSize`, `max_connections`, `HTTP/2`); a sentence's
   first word only when it is such an identifier.
 Words of an example the question gives ("e.g. index.a1b2c3.css", "比如 foo.ts") are not names it asks about.
+A dotted path is mentioned by a passage that holds all its parts ("markdown.image" by `markdown: { image: … }`).
 `missing_names(question, knows)` keeps those for which `knows(name)` (every index token of the name
 occurs in the corpus) is false; `unsupported_names(question, passages)` those that no passage of an
 answer's evidence mentions; `unsupported_identifiers` the setting / function names among those (one
@@ -61,13 +62,27 @@ def question_names(question: str) -> list[str]:
 
 
 _SENTENCES = re.compile(r"(?<=[.?!])\s+|(?<=[。？！])")
+_NO_END = re.compile(r"(?:\be\.\s?g|\bi\.\s?e|\betc|\bvs|\bcf|\bapprox)\.$", re.I)
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences of a question; "e.g." / "i.e." and a point inside parentheses end none ("output file names
+    (e.g. index.a1b2c3.css) unless I change it?" is one sentence)."""
+    out, start = [], 0
+    for m in _SENTENCES.finditer(text):
+        before = text[start:m.start()]
+        if _NO_END.search(before) or before.count("(") + before.count("（") > before.count(")") + before.count("）"):
+            continue
+        out.append(before)
+        start = m.end()
+    return [s.strip() for s in [*out, text[start:]] if s.strip()]
 
 
 def asking_text(question: str) -> str:
     """The sentences of `question` that ask (end with a question mark), else its last sentence: "I run it
     in a Docker container with polling on. How often does it poll?" asks only the second. What the
     sentences before tell is the asker's setting (their container, their LAN, their file names)."""
-    sentences = [s.strip() for s in _SENTENCES.split(question.strip()) if s.strip()]
+    sentences = _sentences(question.strip())
     asking = [s for s in sentences if s.endswith(("?", "？"))]
     return " ".join(asking) if asking else (sentences[-1] if sentences else question)
 
@@ -158,16 +173,19 @@ def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
     return out
 
 
+def _mentions(name: str, texts: list[set[str]]) -> bool:
+    """Whether one of the passages (as token sets) mentions the name: all its tokens, or for a dotted
+    path all its parts ("markdown.image" in a page that writes `markdown: { image: { … } }`)."""
+    tokens = set(tokenize(name))
+    parts = {t for piece in re.split(r"[./:#]+", name) if len(piece) > 1 for t in tokenize(piece)}
+    return not tokens or any(tokens <= t or (len(parts) > 1 and parts <= t) for t in texts)
+
+
 def unsupported_names(question: str, passages: list[str]) -> list[str]:
     """Names of the question that none of `passages` (the answer's evidence) mentions: an answer drawn
     from pages about something else ("MySQL's default" answered from a PostgreSQL page)."""
     texts = [set(tokenize(p)) for p in passages]
-    out = []
-    for name in question_names(question):
-        tokens = set(tokenize(name))
-        if tokens and not any(tokens <= t for t in texts):
-            out.append(name)
-    return out
+    return [name for name in question_names(question) if not _mentions(name, texts)]
 
 
 _SETTING = re.compile(r"_|^[a-z]+[A-Z]|[A-Za-z][a-z0-9]+\.[a-z_][A-Za-z0-9_]+")
@@ -179,9 +197,4 @@ def unsupported_identifiers(question: str, passages: list[str]) -> list[str]:
     not identifiers) that no passage of the evidence mentions. An answer that never names the setting
     or function asked about is about another one ("keepaliveTime" answered with maxLifetime's row)."""
     texts = [set(tokenize(p)) for p in passages]
-    out = []
-    for name in question_names(question):
-        tokens = set(tokenize(name))
-        if _SETTING.search(name) and tokens and not any(tokens <= t for t in texts):
-            out.append(name)
-    return out
+    return [name for name in question_names(question) if _SETTING.search(name) and not _mentions(name, texts)]
