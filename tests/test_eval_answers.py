@@ -14,6 +14,8 @@ from queryweave.eval.rewrite import score as rewrite_score
 def test_contains_gold_matches_whole_tokens_and_chinese_substrings():
     assert contains_gold("The default is **100** connections.", ["100"])
     assert not contains_gold("The default is 100.", ["10"])  # "10" is not stated by "100"
+    assert contains_gold("Since v6.3.5 it ships an MCP server.", ["6.3.5"])  # a version with its "v"
+    assert not contains_gold("dev6.3.5", ["6.3.5"])
     assert contains_gold("默认是 4 分钟", ["4分钟"])
     assert contains_gold("Created by Brett  Wooldridge", ["brett wooldridge"])
     assert not contains_gold("", ["x"])

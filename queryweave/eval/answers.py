@@ -7,7 +7,7 @@ cmrc2018; the folder's corpus is ingested), or a JSONL file of questions (`quest
 
 Measures per system, in one run:
 - `contains`: share of answerable questions whose answer contains a gold answer (folded case and
-  width; a Latin/number gold must stand as a whole token: "10" is not found in "100");
+  width; a Latin/number gold must stand as a whole token: "10" is not found in "100", "6.3.5" is in "v6.3.5");
 - `f1`: token F1 against the best gold (Latin words; Chinese by character), answerable questions;
 - `citation_precision`: mean share of cited chunks that hold a gold answer (answerable, answered);
 - `abstain_precision` / `abstain_recall` on unanswerable questions, and `wrong_abstain`: share of
@@ -104,7 +104,8 @@ def _fold(text: str) -> str:
 
 
 def contains_gold(answer: str, golds: list[str]) -> bool:
-    """True when the answer states one of the gold answers (a Latin/number gold as a whole token)."""
+    """True when the answer states one of the gold answers (a Latin/number gold as a whole token; a version
+    may be written with its "v": "v6.3.5" states 6.3.5, "dev6.3.5" does not)."""
     text = _fold(answer)
     squeezed = text.replace(" ", "")
     for gold in golds:
@@ -114,7 +115,7 @@ def contains_gold(answer: str, golds: list[str]) -> bool:
         if re.search(r"[\u3400-\u9fff]", g):
             if g.replace(" ", "") in squeezed:
                 return True
-        elif re.search(rf"(?<![0-9a-z]){re.escape(g)}(?![0-9a-z])", text):
+        elif re.search(rf"(?<![0-9a-z]){'v?' if g[0].isdigit() else ''}{re.escape(g)}(?![0-9a-z])", text):
             return True
     return False
 
