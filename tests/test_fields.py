@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from queryweave.tools.grounding.extractive import extract_answer
 from queryweave.tools.grounding.fields import asked_field, field_answer, field_label, names_subject
-from queryweave.tools.grounding.units import sectioned_units
+from queryweave.tools.grounding.units import render, sectioned_units
 
 PAGE = """# server.protocol
 
@@ -94,3 +94,18 @@ def test_an_escaped_pipe_stays_inside_its_table_cell():
     rows = [u for u, _ in sectioned_units(table)]
     assert rows[0] == "--log-level <level> | Description: Log level (`info` | `warn` | `error`)"
     assert rows[1] == "--no-env | Description: Skip .env files"
+
+
+def test_a_default_given_as_nested_items_is_one_field_and_escapes_are_read():
+    page = ("## node.\\_\\_filename\n\n- **类型：** `boolean | 'mock' | 'warn-mock'`\n- **默认值：**\n"
+            "  - 当 `target` 不包含 `node` 时，默认值为 `'warn-mock'`。\n  - 当 `target` 包含 `node` 时为 `'eval-only'`\n\n"
+            "控制 Rspack 如何处理 `__filename` 变量。\n")
+    units = sectioned_units(page)
+    assert {section for _, section in units} == {"node.__filename"}  # the heading's escapes are read
+    default = next(u for u, _ in units if u.startswith("**默认值"))
+    assert "'warn-mock'" in default and "'eval-only'" in default and field_label(default) == "默认值"
+    kind = next(render(u) for u, _ in units if u.startswith("**类型"))
+    assert kind == "类型： boolean | 'mock' | 'warn-mock'"  # a code span's "|" is no table border
+    assert render("node.\\_\\_filename is \\*not\\* bold") == "node.__filename is *not* bold"
+    # a table row's cells are still read as cells, and a cell's code keeps its "|"
+    assert render("--log-level | Description: `info | warn`") == "--log-level — Description: info | warn"

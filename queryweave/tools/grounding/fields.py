@@ -37,7 +37,7 @@ SUBJECT_SHARE = 0.5  # at least this share of the heading's words in the questio
 
 def field_label(unit: str) -> str | None:
     """The label of a field line ("Default" of "**Default:** `600`"), None for any other unit."""
-    if len(unit) > FIELD_CHARS:
+    if len(re.sub(r"\]\([^)\s]*\)", "]", unit)) > FIELD_CHARS:  # a link's target is no length of the line
         return None
     match = _FIELD.match(unit.strip())
     return match.group(1).strip() if match else None

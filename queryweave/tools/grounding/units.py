@@ -33,6 +33,14 @@ _HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _EMPTY_FIELD = re.compile(r"^(?:\*\*|__)?[^\s:：*`][^:：*`\n]{0,23}?(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*$")
 
 
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+
+
+def _unescape(text: str) -> str:
+    """Markdown's backslash escapes as the characters they stand for ("node.\\_\\_filename" -> node.__filename)."""
+    return _ESCAPE.sub(r"\1", text)
+
+
 def _bare(cell: str) -> str:
     """A table cell that is one code span loses its backticks ("`minimumIdle`"); a cell with code in
     its text keeps them whole ("same as `maximumPoolSize`", rendered later), never half a pair."""
@@ -55,8 +63,11 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
     paragraph: list[str] = []
     item = False  # the paragraph is a list item
 
+    into_field = False  # the paragraph is a field line whose value is its nested list items
+
     def flush() -> None:
-        nonlocal item
+        nonlocal item, into_field
+        into_field = False
         if paragraph:
             joined = " ".join(paragraph)
             pieces = [joined] if item and len(joined) <= ITEM_CHARS else split_sentences(joined)
@@ -89,7 +100,7 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
         if not stripped or _HEADING.match(line):
             flush()
             if stripped:
-                section = TICKS.sub(r"\1", _HEADING_TEXT.match(line).group(1))
+                section = _unescape(TICKS.sub(r"\1", _HEADING_TEXT.match(line).group(1)))
             header = None if not stripped.startswith("|") else header
             continue
         if stripped.startswith("|"):
@@ -105,6 +116,10 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
             units.append((" | ".join(p for p in pairs if p), section))
             continue
         if _BULLET.match(line):
+            if line[:1].isspace() and item and (into_field or _EMPTY_FIELD.match(" ".join(paragraph))):
+                into_field = True  # "- **默认值：**" and its nested items ("  - 当 target 不包含 node 时 …"): one field
+                paragraph.append(_BULLET.sub("", line).strip())
+                continue
             flush()
             item = True
             paragraph.append(_BULLET.sub("", line).strip())  # continuation lines join the item
@@ -124,12 +139,15 @@ def render(unit: str) -> str:
     text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1),
                      _IMAGE.sub("", _IMAGE.sub("", _COMMENT.sub("", unit))))
     pieces = re.split(r"(`[^`]+`)", text)
+    row = any(" | " in piece for piece in pieces[::2])  # a table row's cells, not a code span's "a | b" type
     for i in range(0, len(pieces), 2):
-        pieces[i] = _ITALIC.sub(r"\1", _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i])))
+        pieces[i] = _unescape(_ITALIC.sub(r"\1", _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i]))))
+    pieces[1::2] = [p.replace(" | ", "\0") for p in pieces[1::2]]  # a cell's "`a | b`" stays whole
     text = TICKS.sub(r"\1", "".join(pieces))
-    if " | " in text:
+    if row:
         first, *rest = text.split(" | ")
         text = f"{first} — " + "; ".join(rest) if rest else first
+    text = text.replace("\0", " | ")
     return re.sub(r"\s{2,}", " ", text).strip()
 
 
