@@ -249,3 +249,18 @@ def test_images_are_no_text():
     assert render("Stable: [![npm package](https://img.shields.io/npm/v/x.svg)](https://npmjs.org/x)") == "Stable:"
     assert render("See ![logo](logo.png) the guide.") == "See the guide."
     assert render("Read [the guide](https://x.dev/guide).") == "Read the guide (https://x.dev/guide)."
+
+
+def test_a_name_asked_for_is_shown_from_the_heading_the_sentence_stands_under() -> None:
+    page = ("# Cache\n\n### readonly\n\nWhen enabled, the cache will only be read from disk and never written to, "
+            "which is useful for CI environments where you want to use a pre-warmed cache.\n\n### version\n\n"
+            "Cache version. Different versions of caches are isolated from each other.\n")
+    docs = [{"chunk_id": "c", "source": "cache.md", "title": "Cache", "text": page}]
+    answer = extract_answer("On CI I want to reuse a pre-warmed cache and never write to it. Which cache setting "
+                            "does that?", docs).answer
+    assert answer.startswith("readonly — When enabled")
+    # a short unit leans only on a sentence under its own heading: "Cache version." does not borrow it
+    assert "Cache version" not in answer
+    # no name asked for: no heading is added
+    plain = extract_answer("What happens to a pre-warmed cache on CI when it is only read?", docs).answer
+    assert "readonly —" not in plain

@@ -51,6 +51,7 @@ _IDENTIFIER = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+
 _DIGIT = re.compile(r"\d")
 _WORDY = re.compile(r"[^\W_]")
 _WHICH = re.compile(r"\bwhich\b|哪个|哪一个|哪种|哪一种|哪条|哪项", re.I)  # a question that asks for a name
+_NAME_HEADING = re.compile(r"[A-Za-z_$@.-][\w$@./:-]*")  # a heading that is a name: "readonly", "output.distPath"
 _QUOTED = re.compile(r"[“「『\"]([^”」』\"\n]{2,40})[”」』\"]")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 SHORT_UNIT = 12  # tokens: a unit this short that names nothing asked for leans on the sentence before
@@ -128,6 +129,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     after: list[tuple[str, set[str]]] = []  # the unit a candidate ending in a colon introduces
     topics: list[set[str]] = []  # per document: its title's terms, which every unit of it is about
     fields: list[bool] = []  # the unit is a field line stating the asked attribute of what is asked about
+    headings: dict[tuple[int, int], str] = {}  # the heading each unit stands under
     for d_idx, doc in enumerate(documents):
         topics.append(set(tokenize(str(doc.get("title") or ""))) if topic_terms else set())
         # a bare tag or image renders as nothing: neither an answer nor the sentence before one ("<HomeSponsors />")
@@ -138,10 +140,14 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             prev = units[u_idx - 1] if u_idx else str(doc.get("title") or "")
             windows.append(f"{prev} {unit}".strip())  # a unit is read with the sentence before it
             subject = where or str(doc.get("title") or "")
+            headings[d_idx, u_idx] = where
             fields.append(field_answer(question, unit, subject))
             # a field line ("Default: `600`") is read with its heading, the setting it is a field of
+            # (a unit leans only on one under the same heading: "Cache version." under "### version" does
+            # not borrow the sentence that ends "### readonly")
+            same = bool(u_idx) and pairs[u_idx - 1][1] == where
             before.append((f"{subject} —", set(tokenize(subject))) if fields[-1]
-                          else (units[u_idx - 1] if u_idx else "", set(tokenize(prev))))
+                          else (units[u_idx - 1] if same else "", set(tokenize(prev)) if same or not u_idx else set()))
             # "... offers:" / "enabled with:" introduces the next unit (a list item, a code block): read both
             nxt = units[u_idx + 1] if unit.endswith((":", "：")) and u_idx + 1 < len(units) else ""
             after.append((nxt, set(tokenize(nxt[len(CODE_PREFIX):] if nxt.startswith(CODE_PREFIX) else nxt))))
@@ -220,7 +226,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     kind = ("code" if asks_code else "value" if asks_value
             else "name" if asks_identifier or _WHICH.search(question) else None)
     if kind:
-        chosen = _completed(chosen, {(c[0], c[1]): c[2] for c in cands}, kind, question)
+        chosen = _completed(chosen, {(c[0], c[1]): c[2] for c in cands}, kind, question, headings)
     chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
     cite_no: dict[int, int] = {}
     citations, parts, sentences, rendered = [], [], [], []
@@ -258,11 +264,14 @@ def _states(unit: str, kind: str, asked: set[str]) -> bool:
     return any((toks := set(tokenize(n))) and not toks <= asked for n in names)
 
 
-def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, question: str) -> list:
+def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, question: str,
+               headings: dict[tuple[int, int], str] | None = None) -> list:
     """A chosen unit that does not hold the kind of thing asked for ("Which parameter …" answered by a
     sentence that names none) is shown with the nearest unit of its passage that does: one of the two
     after it, else the one before ("FastAPI 为每个路径操作使用一个唯一 ID…" then "…通过
-    `generate_unique_id_function` 参数传给 FastAPI"). Nothing is added when no neighbour holds it."""
+    `generate_unique_id_function` 参数传给 FastAPI"). When no neighbour holds a name asked for and the
+    unit stands under a heading that is one ("### readonly": "When enabled, the cache will only be read
+    …"), the heading is shown before it, as a field line's is. Else nothing is added."""
     taken = {(c[2], c[3]) for c in chosen}
     asked = set(tokenize(question))
     out = []
@@ -276,6 +285,11 @@ def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, quest
                 pieces = (*pieces, text) if near > u else (text, *pieces)
                 taken.add((d, near))
                 break
+            else:
+                heading = (headings or {}).get((d, u), "")
+                if kind == "name" and _NAME_HEADING.fullmatch(heading) and not set(tokenize(heading)) <= asked \
+                        and not any(p.startswith(f"{heading} —") for p in pieces):
+                    pieces = (f"{heading} —", *pieces)
         out.append(item[:4] + (pieces,) + item[5:])
     return out
 
