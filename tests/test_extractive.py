@@ -264,3 +264,16 @@ def test_a_name_asked_for_is_shown_from_the_heading_the_sentence_stands_under() 
     # no name asked for: no heading is added
     plain = extract_answer("What happens to a pre-warmed cache on CI when it is only read?", docs).answer
     assert "readonly —" not in plain
+
+
+def test_the_question_language_goes_first_when_the_passages_speak_it() -> None:
+    zh = "## extensionAlias\n\nRspack 在解析 import './foo.js' 时，会依次尝试解析 './foo.ts' 和 './foo.js'。\n"
+    en = ("## extensionAlias\n\nWith extensionAlias, Rspack resolving import './foo.js' tries './foo.ts' and then "
+          "'./foo.js'.\n")
+    docs = [{"chunk_id": "z", "source": "zh/resolve.md", "title": "Resolve", "text": zh},
+            {"chunk_id": "e", "source": "en/resolve.md", "title": "Resolve", "text": en}]
+    answer = extract_answer("How does Rspack resolve import './foo.js' when only './foo.ts' exists?", docs,
+                            max_sentences=1).answer
+    assert answer.startswith("With extensionAlias, Rspack")
+    # only the other language holds anything: it is still the answer
+    assert extract_answer("How does Rspack resolve import './foo.js'?", docs[:1]).answer.startswith("Rspack 在解析")

@@ -54,6 +54,7 @@ _WHICH = re.compile(r"\bwhich\b|哪个|哪一个|哪种|哪一种|哪条|哪项"
 _NAME_HEADING = re.compile(r"[A-Za-z_$@.-][\w$@./:-]*")  # a heading that is a name: "readonly", "output.distPath"
 _QUOTED = re.compile(r"[“「『\"]([^”」』\"\n]{2,40})[”」』\"]")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
+OTHER_LANGUAGE = 0.9  # score factor of a unit in another language than the question, when the passages hold its own
 SHORT_UNIT = 12  # tokens: a unit this short that names nothing asked for leans on the sentence before
 SAME_NAMES = 0.8  # share of names, code and numbers two units in two languages have when one translates the other
 
@@ -162,6 +163,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     # windows are embedded only when there is one (same scores, fewer texts to embed)
     crossing = alone is not None and any(detect_language(c[2]) != q_lang for c in cands)
     in_context = _similarities(question, windows, embed) if crossing else None
+    # a bilingual site's pages in the question's language: their units go before those of the translation
+    other_language = sum(detect_language(c[2]) == q_lang for c in cands) >= len(cands) // 4
     scored = []
     for i, (d_idx, u_idx, unit, toks) in enumerate(cands):
         w_sem, sem = (semantic_weight, float(alone[i])) if alone is not None else (0.0, 0.0)
@@ -190,6 +193,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         ranked = _coverage(q_tokens, q_cross, toks | topics[d_idx], idf) / q_weight if q_tokens and topics[d_idx] else cov
         brevity = 1.0 / (1.0 + max(0, len(toks) - 40) / 40)  # long run-on units read badly
         score = ((1 - w_sem) * ranked + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
+        if other_language and detect_language(unit) != q_lang and not unit.startswith(CODE_PREFIX):
+            score *= OTHER_LANGUAGE  # the knowledge base speaks the question's language: answer in it first
         if unit.startswith(CODE_PREFIX) and not asks_code:
             score *= 0.5  # a bare code line rarely answers a question in words
         elif asks_value and ranked > 0 and _DIGIT.search(unit):
