@@ -109,3 +109,8 @@ def test_a_default_given_as_nested_items_is_one_field_and_escapes_are_read():
     assert render("node.\\_\\_filename is \\*not\\* bold") == "node.__filename is *not* bold"
     # a table row's cells are still read as cells, and a cell's code keeps its "|"
     assert render("--log-level | Description: `info | warn`") == "--log-level — Description: info | warn"
+
+
+def test_underscore_italics_are_emphasis_snake_case_is_a_name():
+    assert render("_subscriptions_ trigger once after _patches_") == "subscriptions trigger once after patches"
+    assert render("set max_connections or _private_var") == "set max_connections or _private_var"

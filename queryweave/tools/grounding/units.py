@@ -18,8 +18,10 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-# *italics* (not `a * b`, not a list star, not inside a word: "2*3*4" stays); `_x_` is left alone (snake_case)
-_ITALIC = re.compile(r"(?<![A-Za-z0-9*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![A-Za-z0-9*])")
+# *italics* (not `a * b`, not a list star, not inside a word: "2*3*4" stays), and _italics_ between word
+# boundaries ("_subscriptions_ will trigger"; snake_case, "__init__" and "_private" stay)
+_ITALIC = re.compile(r"(?<![A-Za-z0-9*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![A-Za-z0-9*])|"
+                     r"(?<![\w\\])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?!\w)")
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
@@ -141,7 +143,8 @@ def render(unit: str) -> str:
     pieces = re.split(r"(`[^`]+`)", text)
     row = any(" | " in piece for piece in pieces[::2])  # a table row's cells, not a code span's "a | b" type
     for i in range(0, len(pieces), 2):
-        pieces[i] = _unescape(_ITALIC.sub(r"\1", _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i]))))
+        plain = _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i]))
+        pieces[i] = _unescape(_ITALIC.sub(lambda m: m.group(1) or m.group(2), plain))
     pieces[1::2] = [p.replace(" | ", "\0") for p in pieces[1::2]]  # a cell's "`a | b`" stays whole
     text = TICKS.sub(r"\1", "".join(pieces))
     if row:
