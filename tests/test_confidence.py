@@ -206,3 +206,15 @@ def test_the_coverage_cut_reads_the_sentences_that_ask_too(ctx):
     # judged by all its words, the setting's words (billing, vendor, invoice …) are missing from the passages
     declined = run_question(replace(ctx, features="asking_cut=off"), question, "cut-whole")
     assert declined["abstained"] and declined["citations"] == []
+
+
+def test_another_number_is_another_thing_and_a_date_needs_a_date():
+    from queryweave.tools.grounding.attributes import unstated_attributes
+    from queryweave.tools.grounding.coverage import unknown_names
+
+    vocabulary = {"es2023": 1, "british": 1}
+    assert unknown_names(["ES2024", "Brittish"], vocabulary) == ["ES2024"]  # a misspelling is known, ES2024 is not
+    assert unstated_attributes("Rsbuild 1.0 正式版是哪天发布的？", "Rsbuild v2 要求 Node.js 版本 20.19+。[1]") == ["date"]
+    assert unstated_attributes("Rsbuild 1.0 正式版是哪天发布的？", "2024 年 9 月 10 日发布。[1]") == []
+    assert unstated_attributes("When was Vue 3 released?", "Vue 3 was released on Sep 18, 2020.") == []
+    assert unstated_attributes("In which version was X added?", "Added in v2.1.0.") == []  # a version: any number

@@ -11,8 +11,9 @@ number word ("five", "twice", "unlimited"), a number in code set on a key the qu
 (`fuzzy: 0.2`), or a Chinese numeral — with the question's measure word when it
 has one (多少条 needs "三条", not "两个"); an ordinal (第二) is no quantity. A closed class of each language's
 words, nothing fitted; questions asking for no such attribute are not judged. A version or a date asked
-for ("in which version was X added", "哪天发布的") needs a number in the answer that the question does not
-already hold (a version, a year, a date) or a Chinese numeral year.
+for ("in which version was X added", "哪天发布的") needs, for a version, a number in the answer that the
+question does not already hold, and for a date a year, a month or a day ("2024", "9月10日", "Sep 10"; "v2
+requires Node.js 20.19+" states no date), or a Chinese numeral year.
 """
 
 from __future__ import annotations
@@ -75,6 +76,12 @@ _ASKS_DATE = re.compile(r"\b(?:what|which) (?:year|date|day|month)\b|\bin what y
                         r"(?:什么时候|何时)(?:发布|推出|引入|上线|发行|废弃|移除)", re.I)
 
 
+_DATE = re.compile(r"(?<![\d.])(?:1[5-9]|20)\d{2}(?![\d.])|\d{1,2}\s*[月日号]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+                   r"sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|"
+                   r"nov|dec)[a-z]*\b", re.I)
+_ZH_YEAR = re.compile(r"[〇零一二三四五六七八九十]{2,4}年")
+
+
 def asked_attributes(question: str) -> list[str]:
     """The attributes of `ATTRIBUTES` the question asks for, "quantity" for a count or a measure,
     "version" and "date" for a version or a date."""
@@ -90,8 +97,10 @@ def _states(name: str, question: str, answer: str) -> bool:
     if name in ("version", "date"):  # a number other than a citation marker or one the question holds
         held = set(re.findall(r"\d+(?:\.\d+)*", question))
         prose = re.sub(r"\[\d{1,2}\]", " ", answer)
+        if name == "date":  # a date: a year, a month or a day, not any number ("Node.js 20.19+" is none)
+            return any(m.group(0) not in held for m in _DATE.finditer(prose)) or bool(_ZH_YEAR.search(prose))
         return (any(n not in held for n in re.findall(r"\d+(?:\.\d+)*", prose))
-                or bool(re.search(r"[〇零一二三四五六七八九十]{2,4}年", prose)))
+                or bool(_ZH_YEAR.search(prose)))
     return bool(ATTRIBUTES[name][1].search(answer))
 
 

@@ -147,7 +147,7 @@ def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
     name is not in `vocabulary` (the BM25 index's tokens), holds a run of three letters or digits
     (initials such as "D.P." are written too many ways to check), and, when it has five characters or
     more, has no close match in the vocabulary (difflib ratio >= 0.8 among the words of its first
-    letter: "Brittish" is "British", "Gothais" is "Gotha"). One such name is enough to decline,
+    letter and the same numbers: "Brittish" is "British", "Gothais" is "Gotha", but "ES2024" is no "ES2023"). One such name is enough to decline,
     however many names the question has: the thing it asks about ("TCP port", "HPA", "generation-0
     threshold") is not in the knowledge base. A compound name whose parts are all corpus words, each
     with a run of three letters or digits ("base64-inlined", ".env.staging"), is known words joined
@@ -165,8 +165,9 @@ def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
         for token in tokenize(name):
             if token in vocabulary or not _RUN.search(token) or token in _parts_of(vocabulary):
                 continue
-            if len(token) >= MIN_FUZZY_LENGTH and difflib.get_close_matches(
-                    token, _near_spellings(token, vocabulary), n=1, cutoff=0.8):
+            digits = re.findall(r"\d+", token)  # another number is another thing: "es2024" is no misspelt "es2023"
+            near = [w for w in _near_spellings(token, vocabulary) if re.findall(r"\d+", w) == digits]
+            if len(token) >= MIN_FUZZY_LENGTH and difflib.get_close_matches(token, near, n=1, cutoff=0.8):
                 continue
             out.append(name)
             break
