@@ -76,3 +76,13 @@ def test_hugo_shortcodes_and_vitepress_containers() -> None:
     clean = strip_site_markup(page)
     assert "A Pod runs containers." in clean and "VitePress tip text." in clean
     assert "{{" not in clean and ":::" not in clean and "simple-pod" not in clean
+
+
+def test_quoted_alerts_and_half_bold_sentences_read_as_text() -> None:
+    from queryweave.tools.grounding.units import render, sectioned_units
+
+    page = ("# Migration\n\n> [!TIP]\n> Vue Router 5 is a transition release.\n\n"
+            "**将 / 别名为 /home，意味着 URL 仍然是 /home。但会被匹配为 /。**\n")
+    shown = [render(u) for u, _ in sectioned_units(page)]
+    assert shown == ["Vue Router 5 is a transition release.", "将 / 别名为 /home，意味着 URL 仍然是 /home。",
+                     "但会被匹配为 /。"]

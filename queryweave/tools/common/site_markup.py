@@ -7,6 +7,7 @@ build replaces and a reader never sees:
 - admonition fences: pymdown blocks `/// tip | Tip` ... `///`, Material `!!! note "Title"` /
   `??? info`, Docusaurus / VitePress `:::tip Title` / `::: tip` ... `:::` (the fence lines go, the
   admonition's text stays);
+- GitHub / VitePress alerts: the `> [!TIP]` line of a quoted admonition (its quoted text stays);
 - Hugo shortcodes: `{{< note >}}` ... `{{< /note >}}` and `{{% ... %}}` go; one that carries text
   shows it (`{{< glossary_tooltip text="Pods" term_id="pod" >}}` reads "Pods").
 Left in, they became answer text ("{* ../../docs_src/... *} [2]", "/// note — 注意") and search
@@ -27,7 +28,8 @@ _MATERIAL = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+[A-Za-z][\w-]*(?:\s+(?:\".*\"|'
 _DOCUSAURUS = re.compile(r"^\s*:{3,}(?:\s*[A-Za-z][\w-]*.*)?\s*$")  # ":::tip Title", "::: tip", ":::"
 _SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*[\w.-]+(?P<args>[^{}]*?)[>%]\}\}")
 _TEXT_ARG = re.compile(r"\btext\s*=\s*\"([^\"]*)\"")
-_MARKERS = ("{*", "{!", "--8<--", "///", "!!!", "???", ":::", "{{")  # text without any of these has no directive
+_ALERT = re.compile(r"^\s*>\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|INFO|DANGER)\]\s*$", re.I)  # > [!TIP]
+_MARKERS = ("{*", "{!", "--8<--", "///", "!!!", "???", ":::", "{{", "[!")  # text without any of these has no directive
 
 
 def is_directive(line: str) -> bool:
@@ -36,7 +38,8 @@ def is_directive(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
-    if _SNIPPET.match(line) or _BLOCK_FENCE.match(line) or _MATERIAL.match(line) or _DOCUSAURUS.match(line):
+    if _SNIPPET.match(line) or _BLOCK_FENCE.match(line) or _MATERIAL.match(line) or _DOCUSAURUS.match(line) \
+            or _ALERT.match(line):
         return True
     return not _SHORTCODE.sub("", _INCLUDE.sub("", stripped)).strip()
 

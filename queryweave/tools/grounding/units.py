@@ -30,6 +30,7 @@ _ONE_SPAN = re.compile(r"`[^`]+`")
 TICKS = re.compile(r"`([^`]+)`")
 ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
 CODE_PREFIX = "code: "
+_QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
 _HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 # a field line whose value follows as a code block ("- **Default:**" then ```ts const x = {...}```)
 _EMPTY_FIELD = re.compile(r"^(?:\*\*|__)?[^\s:：*`][^:：*`\n]{0,23}?(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*$")
@@ -80,6 +81,8 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
     code: list[str] | None = None
     opener = ""
     for line in strip_site_markup(text).splitlines():  # (a KB ingested before markup was stripped)
+        if code is None:
+            line = _QUOTE.sub("", line)  # a quoted line ("> Note that …") is text; its ">" is not
         stripped = line.strip()
         marker = fence_opening(line.lstrip()) if code is None else None
         if marker or (code is not None and fence_closes(line.lstrip(), opener)):
@@ -136,6 +139,8 @@ def render(unit: str) -> str:
     and code kept whole); a table row reads "first cell — column: value; column: value"."""
     if unit.startswith(CODE_PREFIX):
         return f"`{unit[len(CODE_PREFIX):]}`"
+    if unit.count("**") % 2:  # a sentence cut out of a bold passage keeps half its marks: "**将 / 别名为 /home，…"
+        unit = re.sub(r"^\*\*(?=\S)|(?<=\S)\*\*$", "", unit, count=1)
     # markup is stripped outside code spans only: "`<TransitionGroup>`" is a name, not a tag
     # an image is no text: a badge's "npm package (https://img.shields.io/…)" answers nothing
     text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1),
