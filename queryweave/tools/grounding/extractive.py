@@ -43,9 +43,11 @@ _ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\
 _ASKS_IDENTIFIER = re.compile(
     r"\b(?:which|what)\b(?:\s+\S+){0,3}?\s+(?:class|function|method|parameter|param|argument|option|flag|"
     r"setting|field|type|exception|error|decorator|command|header|keyword|attribute|module|package|view|plugin|"
-    r"variable|property|hook|endpoint|object|library|tool)s?\b|"
+    r"variable|property|hook|endpoint|object|library|tool|prefix|suffix|component|event|directive|helper|"
+    r"algorithm|key|tag)s?\b|\bwhat(?:'s| is) (?:it|this|that|the \w+) called\b|\bwhat is the name of\b|"
     r"(?:哪个|哪一个|哪些|什么|哪种)(?:\S{0,6}?)(?:函数|类|参数|字段|选项|方法|异常|命令|属性|配置项?|装饰器|模块|类型|"
-    r"设置|标志|变量|对象|库|工具|接口|字段名|选项名)", re.I)
+    r"设置|标志|变量|对象|库|工具|接口|字段名|选项名|算法|钩子|组件|插件|前缀|后缀|事件|标签|指令|辅助函数)|"
+    r"叫什么|什么名字|名称是什么|名字是什么", re.I)
 _IDENTIFIER = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|"
                          r"(?<![\w-])--?[a-z][\w-]+|\b\w+\(\)")
 _DIGIT = re.compile(r"\d")
