@@ -266,6 +266,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     feats = answer_features(question, ext.answer, evidence, docs, ext.coverage, _names_share(apart, typed))
     if ext.similarity is not None:  # the embedding cosine of the question and its closest chosen unit
         feats["similarity"] = round(ext.similarity, 4)
+    if ext.margin is not None:  # how far the best unit is ahead of the runner-up (recorded, not yet weighed)
+        feats["margin"] = round(ext.margin, 4)
     if ctx.feature("abstain"):
         setting = unsupported_identifiers(asked, evidence)
         if setting:  # the setting or function asked about is named nowhere in the answer's passages

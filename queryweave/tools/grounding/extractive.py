@@ -71,6 +71,7 @@ class ExtractiveAnswer:
     sentences: list[dict[str, Any]] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)  # the rendered units the answer is made of, in order
     similarity: float | None = None  # the embedding cosine of the question and its closest chosen unit
+    margin: float | None = None  # how far the best unit's score is ahead of the runner-up's (share of the best)
 
 
 def _idf(unit_tokens: list[set[str]]) -> dict[str, float]:
@@ -252,7 +253,9 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     where = {(c[0], c[1]): i for i, c in enumerate(cands)}
     similarity = (max(float(cosines[where[(c[2], c[3])]]) for c in chosen if (c[2], c[3]) in where)
                   if cosines is not None else None)
-    return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered, similarity)
+    runner_up = next((x[0] for x in scored[1:] if x[5] != scored[0][5]), 0.0)
+    margin = (best - runner_up) / best if best > 0 else None
+    return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered, similarity, margin)
 
 
 _LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./:-]*[A-Za-z0-9]")
