@@ -218,3 +218,15 @@ def test_another_number_is_another_thing_and_a_date_needs_a_date():
     assert unstated_attributes("Rsbuild 1.0 正式版是哪天发布的？", "2024 年 9 月 10 日发布。[1]") == []
     assert unstated_attributes("When was Vue 3 released?", "Vue 3 was released on Sep 18, 2020.") == []
     assert unstated_attributes("In which version was X added?", "Added in v2.1.0.") == []  # a version: any number
+
+
+def test_an_extractive_answer_is_not_judged_by_its_groundedness():
+    extractive = {"coverage": 0.5, "agreement": 1.0, "relevance": 0.6, "margin": 0.3, "names_missing": 0.0}
+    # the grader's score moves a model's answer, not a copied one
+    assert fixed_mix(extractive | {"grounded": 1.0}) == fixed_mix(extractive | {"grounded": 0.0})
+    written = {k: v for k, v in extractive.items() if k != "margin"}
+    assert fixed_mix(written | {"grounded": 1.0}) > fixed_mix(written | {"grounded": 0.0})
+    # a clear best unit and the names asked about in the evidence raise it
+    assert fixed_mix(extractive | {"grounded": 1.0, "margin": 0.6}) > fixed_mix(extractive | {"grounded": 1.0})
+    assert fixed_mix(extractive | {"grounded": 1.0, "names_missing": 0.5}) < fixed_mix(extractive | {"grounded": 1.0})
+    assert 0.0 <= fixed_mix(extractive | {"grounded": 1, "coverage": 0, "relevance": 0, "margin": 0, "names_missing": 1}) <= 1

@@ -114,3 +114,8 @@ def test_a_default_given_as_nested_items_is_one_field_and_escapes_are_read():
 def test_underscore_italics_are_emphasis_snake_case_is_a_name():
     assert render("_subscriptions_ trigger once after _patches_") == "subscriptions trigger once after patches"
     assert render("set max_connections or _private_var") == "set max_connections or _private_var"
+
+
+def test_a_heading_anchor_is_no_part_of_the_section():
+    units = sectioned_units("### 工具 {#tools}\n\n| 工具 | 说明 |\n| --- | --- |\n| `antd_token` | 查询 Design Token 值 |\n")
+    assert units == [("antd_token | 说明: 查询 Design Token 值", "工具")]

@@ -31,6 +31,7 @@ TICKS = re.compile(r"`([^`]+)`")
 ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
 CODE_PREFIX = "code: "
 _QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
+_ANCHOR = re.compile(r"\s*\{#[^}]*\}\s*$")
 _HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 # a field line whose value follows as a code block ("- **Default:**" then ```ts const x = {...}```)
 _EMPTY_FIELD = re.compile(r"^(?:\*\*|__)?[^\s:：*`][^:：*`\n]{0,23}?(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*$")
@@ -105,7 +106,8 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
         if not stripped or _HEADING.match(line):
             flush()
             if stripped:
-                section = _unescape(TICKS.sub(r"\1", _HEADING_TEXT.match(line).group(1)))
+                heading = _ANCHOR.sub("", _HEADING_TEXT.match(line).group(1))  # "工具 {#tools}": its anchor goes
+                section = _unescape(TICKS.sub(r"\1", heading))
             header = None if not stripped.startswith("|") else header
             continue
         if stripped.startswith("|"):

@@ -1,0 +1,65 @@
+"""Choose the extractive confidence mix by leaving one answer set out (AUROC of confidence, right vs wrong).
+
+Usage: python bench/choose_confidence_mix.py ITEMS.jsonl [ITEMS.jsonl ...]
+(items files of `queryweave eval answers --items`, rules mode, one per knowledge base; features recorded).
+
+Candidates are recomputed from each answer's recorded features: the shipped fixed mix (with the grader's
+groundedness), the same without it, coverage and relevance alone, and each plus k x the best unit's margin
+(`margin`) and minus k x the share of names the evidence lacks (`names_missing`). For every set, the
+candidate with the best mean AUROC on the *other* sets is scored on it; the table, the choice per fold and
+the mean held-out AUROC against the shipped mix are printed. Only answers given (not declined) count; an
+answer to an unanswerable question is wrong. Nothing here is fitted beyond picking one of a dozen formulas.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from queryweave.eval.answers import auroc, contains_gold
+
+
+def candidates(f: dict[str, float]) -> dict[str, float]:
+    """Candidate confidences from one answer's features."""
+    cov, agree, grounded = min(1.0, f.get("coverage", 0.0)), f.get("agreement", 0.0), f.get("grounded", 0.0)
+    rel, margin, names = f.get("relevance", 0.0), f.get("margin", 0.0) or 0.0, f.get("names_missing", 0.0) or 0.0
+    gen = 0.6 * cov + 0.4 * agree
+    out = {"shipped before": 0.35 * gen + 0.4 * grounded + 0.25 * rel, "no grounded": (0.35 * gen + 0.25 * rel) / 0.6,
+           "coverage+relevance": (cov + rel) / 2}
+    for w in (0.1, 0.2, 0.3):
+        out[f"no grounded +{w} margin"] = out["no grounded"] + w * margin
+        out[f"cov+rel +{w} margin"] = out["coverage+relevance"] + w * margin
+    for w in (0.1, 0.2):
+        out[f"no grounded +0.2 margin -{w} names"] = out["no grounded"] + 0.2 * margin - w * names
+    return out
+
+
+def main(paths: list[str]) -> int:
+    sets: dict[str, dict[str, float]] = {}
+    for path in paths:
+        rows = [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines() if x.strip()]
+        rows = [r for r in rows if r["system"] == "pipeline" and not r["abstained"] and "coverage" in (r.get("features") or {})]
+        labels = [bool(r["gold"]) and contains_gold(r["answer"], r["gold"]) for r in rows]
+        if len(rows) < 10 or len(set(labels)) < 2:
+            continue
+        scored = [candidates(r["features"]) for r in rows]
+        sets[Path(path).stem] = {k: auroc([c[k] for c in scored], labels) or 0.5 for k in scored[0]}
+    if len(sets) < 2:
+        print("need two or more items files with right and wrong answers")
+        return 1
+    keys = list(next(iter(sets.values())))
+    for name, row in sets.items():
+        print(f"{name:<30}" + " ".join(f"{k}={v:.3f}" for k, v in row.items()))
+    held, base = [], []
+    for name in sets:
+        best = max(keys, key=lambda k: (sum(o[k] for n, o in sets.items() if n != name), k == "shipped before"))
+        held.append(sets[name][best])
+        base.append(sets[name]["shipped before"])
+        print(f"held out {name:<30} chose {best:<36} {sets[name][best]:.3f} (shipped before {base[-1]:.3f})")
+    print(f"mean held-out AUROC {sum(held) / len(held):.3f}, shipped before {sum(base) / len(base):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
