@@ -94,3 +94,15 @@ def test_amounts_in_garbage_do_not_crash():
     for junk in ("$$$", "一百一百一百块以内以内", "$1,2,3", "每晚每晚", "￥", "4星星星以上", "0 到 10 分 到"):
         conds(junk)
         conds(junk, SHELF)
+
+
+def test_only_a_declared_scale_bounds_a_field():
+    from queryweave.tools.retrieval.self_query_numbers import declared_scale
+    from queryweave.tools.retrieval.self_query_schema import FieldSpec
+
+    assert declared_scale(FieldSpec("stars", "integer", "Official rating, from 1 to 5.")) == (1.0, 5.0)
+    assert declared_scale(FieldSpec("bedrooms", "integer", "Bedrooms, e.g. 2-4.")) is None  # an example
+    assert declared_scale(FieldSpec("built", "integer", "Month built, as in 2020-01.")) is None  # no rising range
+    homes = MetadataSchema.from_dict({"fields": [{"name": "bedrooms", "type": "integer",
+                                                 "description": "Number of bedrooms, e.g. 2-4. 卧室数量。"}]})
+    assert conds("homes with 6 bedrooms", homes) == {("bedrooms", "eq", 6)}

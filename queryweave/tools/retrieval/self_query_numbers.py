@@ -106,10 +106,20 @@ def _fits(value: float, spec: FieldSpec) -> bool:
     """An integer field takes whole numbers only ("1.5 bathrooms" is no count of an integer field), and a
     field whose description gives its scale ("from 1 to 5", "0 到 10") only numbers on it ("rated 8" is
     no star rating of 1 to 5)."""
-    scale = _SCALE.search(spec.description)
-    if scale and not float(scale.group(1)) <= value <= float(scale.group(2)):
+    scale = declared_scale(spec)
+    if scale and not scale[0] <= value <= scale[1]:
         return False
     return spec.type != "integer" or value == int(value)
+
+
+def declared_scale(spec: FieldSpec) -> tuple[float, float] | None:
+    """The scale a field's description declares ("from 1 to 5 stars", "0 到 10 分"): a rising range that is
+    no example ("e.g. 2-4 bedrooms" declares nothing; "2020-01" is no range)."""
+    for m in _SCALE.finditer(spec.description):
+        lo, hi = float(m.group(1)), float(m.group(2))
+        if lo < hi and not re.search(r"(?:e\.\s?g\.|for example|such as|like|例如|比如)\s*$", spec.description[:m.start()], re.I):
+            return lo, hi
+    return None
 
 
 def field_words(spec: FieldSpec) -> tuple[frozenset[str], frozenset[str]]:
