@@ -54,7 +54,7 @@ def test_sphinx_markup_reads_as_the_site_shows_it():
     assert meta["title"] == "Connection pools" and text.startswith("# Connection pools")
     assert "## Settings" in text
     assert "See `pool.connect` and the tuning guide." in text  # roles as their text, no ":func:"
-    assert "`connect(url, timeout=30)`\n\nOpen a connection to url." in text
+    assert "# `connect(url, timeout=30)`\n\nOpen a connection to url." in text  # the signature heads its text
     assert "- **param timeout:** seconds to wait, default `30`" in text
     assert "New in version 2.1: The `timeout` argument." in text
     assert "Pools are per process." in text

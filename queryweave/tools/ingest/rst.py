@@ -5,8 +5,8 @@ answers read: sections as headings, literal blocks as fenced code, lists as item
 "- **name:** value" lines, definition lists as "term: definition", tables as Markdown tables,
 admonitions as their text. Sphinx's own markup, which plain docutils does not know, is read as a
 built site shows it: cross-reference roles (:func:`connect`, :ref:`Title <label>`) as their text,
-`code-block` as code, API descriptions (`.. function:: connect(url, timeout=30)`) as their signature
-in code followed by their text, `versionadded` / `deprecated` as "New in version 2.0: …", and
+`code-block` as code, API descriptions (`.. function:: connect(url, timeout=30)`, `.. data:: MAX_SIZE`) as a
+heading of their signature in code over their text, `versionadded` / `deprecated` as "New in version 2.0: …", and
 directives that only build the site (toctree, autodoc, index) as nothing. Nothing is fetched or
 included from other files.
 """
@@ -73,7 +73,7 @@ def _register() -> None:
                 said = re.sub(r"``([^`]+)``", r"`\1`", said.strip())
                 box += nodes.paragraph(text=f"{lead} {version}: {said}".strip() if version else f"{lead}:")
             elif self.name.split(":")[-1] in DESCRIPTIONS and signature:
-                box += nodes.paragraph("", "", nodes.literal(text=signature))
+                box += nodes.paragraph("", "", nodes.literal(text=signature), classes=["signature"])
             self.state.nested_parse(self.content, self.content_offset, box)
             return [box]
 
@@ -122,6 +122,10 @@ def _blocks(node: Any, depth: int, out: list[str], offset: int = 0) -> None:
         elif isinstance(child, nodes.title):
             if depth == 0:
                 out.append("# " + " ".join(_inline(child).split()))
+        elif isinstance(child, nodes.paragraph) and "signature" in child.get("classes", []):
+            # an API description's signature heads its text, as a built site shows it: the setting, option or
+            # function its "Default: …" lines and sentences are about
+            out.append("#" * min(6, depth + 1 + offset) + " " + " ".join(_inline(child).split()))
         elif isinstance(child, nodes.paragraph):
             out.append(" ".join(_inline(child).split()))
         elif isinstance(child, nodes.literal_block | nodes.doctest_block):
