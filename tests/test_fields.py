@@ -119,3 +119,10 @@ def test_underscore_italics_are_emphasis_snake_case_is_a_name():
 def test_a_heading_anchor_is_no_part_of_the_section():
     units = sectioned_units("### 工具 {#tools}\n\n| 工具 | 说明 |\n| --- | --- |\n| `antd_token` | 查询 Design Token 值 |\n")
     assert units == [("antd_token | 说明: 查询 Design Token 值", "工具")]
+
+
+def test_a_label_without_its_value():
+    from queryweave.tools.grounding.fields import label_only
+
+    assert label_only("**Default:**") and label_only("**默认值：**") and label_only("Default:")
+    assert not label_only("**Default:** `600`") and not label_only("- a list item")

@@ -164,14 +164,15 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     q_lang = detect_language(question)
     # units read in context count only for units in another language than the question's: the
     # windows are embedded only when there is one (same scores, fewer texts to embed)
-    crossing = alone is not None and any(detect_language(c[2]) != q_lang for c in cands)
+    langs = [detect_language(c[2]) for c in cands]  # each unit's language, read once
+    crossing = alone is not None and any(lang != q_lang for lang in langs)
     in_context = _similarities(question, windows, embed) if crossing else None
     # a bilingual site's pages in the question's language: their units go before those of the translation
-    other_language = sum(detect_language(c[2]) == q_lang for c in cands) >= len(cands) // 4
+    other_language = langs.count(q_lang) >= len(cands) // 4
     scored = []
     for i, (d_idx, u_idx, unit, toks) in enumerate(cands):
         w_sem, sem = (semantic_weight, float(alone[i])) if alone is not None else (0.0, 0.0)
-        if alone is not None and in_context is not None and detect_language(unit) != q_lang:
+        if alone is not None and in_context is not None and langs[i] != q_lang:
             # Across languages few terms match: trust the embedding more, and read the unit in context.
             w_sem, sem = 0.75, 0.5 * (float(alone[i]) + float(in_context[i]))
         follow, follow_toks = after[i]
@@ -196,7 +197,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         ranked = _coverage(q_tokens, q_cross, toks | topics[d_idx], idf) / q_weight if q_tokens and topics[d_idx] else cov
         brevity = 1.0 / (1.0 + max(0, len(toks) - 40) / 40)  # long run-on units read badly
         score = ((1 - w_sem) * ranked + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
-        if other_language and detect_language(unit) != q_lang and not unit.startswith(CODE_PREFIX):
+        if other_language and langs[i] != q_lang and not unit.startswith(CODE_PREFIX):
             score *= OTHER_LANGUAGE  # the knowledge base speaks the question's language: answer in it first
         if unit.startswith(CODE_PREFIX) and not asks_code:
             score *= 0.5  # a bare code line rarely answers a question in words

@@ -35,6 +35,12 @@ LABELS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
 SUBJECT_SHARE = 0.5  # at least this share of the heading's words in the question: the section is its subject
 
 
+def label_only(unit: str) -> bool:
+    """A field line without its value ("- **Default:**"): the value follows as a code block or nested items."""
+    match = _FIELD.match(unit.strip() + " \0")  # the label read as a field line with a stand-in value
+    return bool(match) and not match.group(2).strip("*_ \0")
+
+
 def field_label(unit: str) -> str | None:
     """The label of a field line ("Default" of "**Default:** `600`"), None for any other unit."""
     if len(re.sub(r"\]\([^)\s]*\)", "]", unit)) > FIELD_CHARS:  # a link's target is no length of the line

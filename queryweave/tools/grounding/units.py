@@ -12,7 +12,7 @@ import re
 from queryweave.tools.common.fences import fence_closes, fence_opening
 from queryweave.tools.common.site_markup import strip_site_markup
 from queryweave.tools.common.text import split_sentences
-from queryweave.tools.grounding.fields import FIELD_CHARS
+from queryweave.tools.grounding.fields import FIELD_CHARS, label_only
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
@@ -33,8 +33,6 @@ CODE_PREFIX = "code: "
 _QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
 _ANCHOR = re.compile(r"\s*\{#[^}]*\}\s*$")
 _HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-# a field line whose value follows as a code block ("- **Default:**" then ```ts const x = {...}```)
-_EMPTY_FIELD = re.compile(r"^(?:\*\*|__)?[^\s:：*`][^:：*`\n]{0,23}?(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*$")
 
 
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
@@ -92,7 +90,7 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
                 code, opener = [], marker or "```"
             else:  # a fenced block is one unit, marked as code (a "````md" block may show "```" fences inside)
                 block = " ".join(code)
-                if code and units and units[-1][1] == section and _EMPTY_FIELD.match(units[-1][0]) \
+                if code and units and units[-1][1] == section and label_only(units[-1][0]) \
                         and len(units[-1][0]) + len(block) < FIELD_CHARS:
                     units[-1] = (f"{units[-1][0]} {block}", section)  # "**Default:**" and its value as code
                 elif code:
@@ -123,7 +121,7 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
             units.append((" | ".join(p for p in pairs if p), section))
             continue
         if _BULLET.match(line):
-            if line[:1].isspace() and item and (into_field or _EMPTY_FIELD.match(" ".join(paragraph))):
+            if line[:1].isspace() and item and (into_field or label_only(" ".join(paragraph))):
                 into_field = True  # "- **默认值：**" and its nested items ("  - 当 target 不包含 node 时 …"): one field
                 paragraph.append(_BULLET.sub("", line).strip())
                 continue

@@ -96,10 +96,21 @@ def _said_unit(after: str) -> int | None:
     return None
 
 
-_SCALE = re.compile(r"(?:from\s+)?(\d+(?:\.\d+)?)\s*(?:to|-|–|~|～|到|至)\s*(\d+(?:\.\d+)?)")
+_SCALE = re.compile(r"(?:from\s+)?(\d+(?:\.\d+)?)\s*(?:to|-|–|~|～|到|至)\s*(\d+(?:\.\d+)?)\s*(?:([A-Za-z]+)|([\u3400-\u9fff]))?")
 
 
-_SCALE_UNIT = re.compile(_SCALE.pattern + r"\s*(?:([A-Za-z]+)|([\u3400-\u9fff]))")
+def _scales(spec: FieldSpec) -> list[re.Match[str]]:
+    """The scale a field's description declares, in each language it says it ("from 1 to 5 stars. 1 到 5
+    星"): rising ranges that are no example ("e.g. 2-4 bedrooms" declares nothing; "2020-01" is no range),
+    with the unit after each."""
+    return [m for m in _SCALE.finditer(spec.description) if float(m.group(1)) < float(m.group(2)) and not re.search(
+        r"(?:e\.\s?g\.|for example|such as|like|例如|比如)\s*$", spec.description[:m.start()], re.I)]
+
+
+def declared_scale(spec: FieldSpec) -> tuple[float, float] | None:
+    """(low, high) of the field's declared scale (`_scales`), None when it declares none."""
+    found = _scales(spec)
+    return (float(found[0].group(1)), float(found[0].group(2))) if found else None
 
 
 def _fits(value: float, spec: FieldSpec) -> bool:
@@ -112,18 +123,9 @@ def _fits(value: float, spec: FieldSpec) -> bool:
     return spec.type != "integer" or value == int(value)
 
 
-def declared_scale(spec: FieldSpec) -> tuple[float, float] | None:
-    """The scale a field's description declares ("from 1 to 5 stars", "0 到 10 分"): a rising range that is
-    no example ("e.g. 2-4 bedrooms" declares nothing; "2020-01" is no range)."""
-    for m in _SCALE.finditer(spec.description):
-        lo, hi = float(m.group(1)), float(m.group(2))
-        if lo < hi and not re.search(r"(?:e\.\s?g\.|for example|such as|like|例如|比如)\s*$", spec.description[:m.start()], re.I):
-            return lo, hi
-    return None
-
-
 def field_words(spec: FieldSpec) -> tuple[frozenset[str], frozenset[str]]:
-    """(English stems, Chinese words) that name an integer field: its name and its description's words."""
+    """(English stems, Chinese words) that name an integer field: its name and its description's words, and
+    the unit of its declared scale ("from 1 to 5 stars", "1 到 5 星": "4星以上" names it)."""
     en = {stem(w) for w in split_words(spec.name)}
     en |= {stem(w) for w in re.findall(r"[A-Za-z]+", spec.description)}
     en = {w for w in en if w not in _GENERIC and w not in EN_STOPWORDS and len(w) > 1}
@@ -131,10 +133,10 @@ def field_words(spec: FieldSpec) -> tuple[frozenset[str], frozenset[str]]:
     for run in re.findall(r"[\u3400-\u9fff]+", spec.description):
         zh |= {run[a:b] for a, b in zh_word_spans(run)}
     zh = {w for w in zh if w not in _GENERIC and len(w) > 1}
-    for scale in _SCALE_UNIT.finditer(spec.description):  # "from 1 to 5 stars", "1 到 5 星": "4星以上" names it
+    for scale in _scales(spec):
         if scale.group(3):
             en.add(stem(scale.group(3)))
-        else:
+        elif scale.group(4):
             zh.add(scale.group(4))
     return frozenset(en), frozenset(zh)
 
