@@ -5,7 +5,9 @@ Usage: python bench/choose_confidence_mix.py ITEMS.jsonl [ITEMS.jsonl ...]
 
 Candidates are recomputed from each answer's recorded features: the shipped fixed mix (with the grader's
 groundedness), the same without it, coverage and relevance alone, and each plus k x the best unit's margin
-(`margin`) and minus k x the share of names the evidence lacks (`names_missing`). For every set, the
+(`margin`) and minus k x the share of names the evidence lacks (`names_missing`), and the chosen mix minus
+k x `explain` (the question asks for a reason, manner, list or description; read from the question when an
+older items file lacks it). For every set, the
 candidate with the best mean AUROC on the *other* sets is scored on it; the table, the choice per fold and
 the mean held-out AUROC against the shipped mix are printed. Only answers given (not declined) count; an
 answer to an unanswerable question is wrong. Nothing here is fitted beyond picking one of a dozen formulas.
@@ -18,10 +20,11 @@ import sys
 from pathlib import Path
 
 from queryweave.eval.answers import auroc, contains_gold
+from queryweave.tools.grounding.confidence import asks_explanation
 
 
-def candidates(f: dict[str, float]) -> dict[str, float]:
-    """Candidate confidences from one answer's features."""
+def candidates(f: dict[str, float], question: str = "") -> dict[str, float]:
+    """Candidate confidences from one answer's features (and its question, for `explain`)."""
     cov, agree, grounded = min(1.0, f.get("coverage", 0.0)), f.get("agreement", 0.0), f.get("grounded", 0.0)
     rel, margin, names = f.get("relevance", 0.0), f.get("margin", 0.0) or 0.0, f.get("names_missing", 0.0) or 0.0
     gen = 0.6 * cov + 0.4 * agree
@@ -32,6 +35,9 @@ def candidates(f: dict[str, float]) -> dict[str, float]:
         out[f"cov+rel +{w} margin"] = out["coverage+relevance"] + w * margin
     for w in (0.1, 0.2):
         out[f"no grounded +0.2 margin -{w} names"] = out["no grounded"] + 0.2 * margin - w * names
+    explain = f.get("explain", float(asks_explanation(question)))
+    for w in (0.1, 0.2, 0.3):
+        out[f"chosen mix -{w} explain"] = out["no grounded +0.2 margin -0.2 names"] - w * explain
     return out
 
 
@@ -43,7 +49,7 @@ def main(paths: list[str]) -> int:
         labels = [bool(r["gold"]) and contains_gold(r["answer"], r["gold"]) for r in rows]
         if len(rows) < 10 or len(set(labels)) < 2:
             continue
-        scored = [candidates(r["features"]) for r in rows]
+        scored = [candidates(r["features"], r["question"]) for r in rows]
         sets[Path(path).stem] = {k: auroc([c[k] for c in scored], labels) or 0.5 for k in scored[0]}
     if len(sets) < 2:
         print("need two or more items files with right and wrong answers")
@@ -51,13 +57,15 @@ def main(paths: list[str]) -> int:
     keys = list(next(iter(sets.values())))
     for name, row in sets.items():
         print(f"{name:<30}" + " ".join(f"{k}={v:.3f}" for k, v in row.items()))
-    held, base = [], []
+    held, base, prev = [], [], []
     for name in sets:
         best = max(keys, key=lambda k: (sum(o[k] for n, o in sets.items() if n != name), k == "shipped before"))
         held.append(sets[name][best])
         base.append(sets[name]["shipped before"])
+        prev.append(sets[name]["no grounded +0.2 margin -0.2 names"])
         print(f"held out {name:<30} chose {best:<36} {sets[name][best]:.3f} (shipped before {base[-1]:.3f})")
-    print(f"mean held-out AUROC {sum(held) / len(held):.3f}, shipped before {sum(base) / len(base):.3f}")
+    print(f"mean held-out AUROC {sum(held) / len(held):.3f}, shipped before {sum(base) / len(base):.3f}, "
+          f"the fifth session's mix {sum(prev) / len(prev):.3f}")
     return 0
 
 

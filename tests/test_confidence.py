@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from queryweave.tools.grounding.confidence import FEATURES, asked_type, fixed_mix, probability, type_match
+from queryweave.tools.grounding.confidence import (
+    FEATURES,
+    asked_type,
+    asks_explanation,
+    fixed_mix,
+    probability,
+    type_match,
+)
 
 
 @pytest.mark.parametrize(("question", "kind"), [
@@ -230,3 +237,17 @@ def test_an_extractive_answer_is_not_judged_by_its_groundedness():
     assert fixed_mix(extractive | {"grounded": 1.0, "margin": 0.6}) > fixed_mix(extractive | {"grounded": 1.0})
     assert fixed_mix(extractive | {"grounded": 1.0, "names_missing": 0.5}) < fixed_mix(extractive | {"grounded": 1.0})
     assert 0.0 <= fixed_mix(extractive | {"grounded": 1, "coverage": 0, "relevance": 0, "margin": 0, "names_missing": 1}) <= 1
+
+
+@pytest.mark.parametrize(("question", "explains"), [
+    ("Why does asyncio.gather hang?", True), ("How do I run the tests?", True), ("为什么要用连接池？", True),
+    ("Redis 的持久化方式有哪些？", True), ("乡里制有什么特点？", True), ("What are the main differences?", True),
+    ("How many connections does it keep?", False), ("how long is the timeout", False),
+    ("What is the default max_connections?", False), ("HikariCP 是谁创建的？", False), ("默认端口是多少？", False)])
+def test_a_question_asking_for_an_explanation_is_told_from_one_asking_for_a_fact(question, explains):
+    assert asks_explanation(question) is explains
+
+
+def test_an_extractive_answer_to_an_explanation_question_is_less_sure():
+    extractive = {"coverage": 0.8, "agreement": 1.0, "relevance": 0.6, "margin": 0.3, "names_missing": 0.0, "grounded": 1.0}
+    assert fixed_mix(extractive | {"explain": 1.0}) < fixed_mix(extractive | {"explain": 0.0}) == fixed_mix(extractive)

@@ -86,3 +86,15 @@ def test_quoted_alerts_and_half_bold_sentences_read_as_text() -> None:
     shown = [render(u) for u, _ in sectioned_units(page)]
     assert shown == ["Vue Router 5 is a transition release.", "将 / 别名为 /home，意味着 URL 仍然是 /home。",
                      "但会被匹配为 /。"]
+
+
+def test_clauses_a_semicolon_ends_stay_with_their_sentence() -> None:
+    from queryweave.tools.grounding.units import CLAUSE_CHARS, sectioned_units
+
+    page = ("2012年，该公司拆分成两家公司：一家名为甲品牌，主要在北美营运；另一家名为乙公司，经营国际市场。此后股价上涨。\n\n"
+            "It keeps three copies; each lives on another disk. Restores take minutes.\n")
+    units = [u for u, _ in sectioned_units(page)]
+    assert units == ["2012年，该公司拆分成两家公司：一家名为甲品牌，主要在北美营运；另一家名为乙公司，经营国际市场。", "此后股价上涨。",
+                     "It keeps three copies; each lives on another disk.", "Restores take minutes."]
+    long = "；".join(["这是一段很长的描述文字，" * 4] * 4) + "。"  # clauses past the cap stay apart
+    assert all(len(u) <= CLAUSE_CHARS for u, _ in sectioned_units(long)) and len(sectioned_units(long)) > 1

@@ -24,7 +24,7 @@ from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.common.validation import fence_passages
 from queryweave.tools.grounding.attributes import unstated_attributes
 from queryweave.tools.grounding.both import Verdict, both_verdict, verdict_text
-from queryweave.tools.grounding.confidence import fixed_mix, type_match
+from queryweave.tools.grounding.confidence import asks_explanation, fixed_mix, type_match
 from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
 from queryweave.tools.grounding.coverage import (
     asking_text,
@@ -126,7 +126,7 @@ def answer_features(question: str, answer: str, evidence: list[str], docs: list[
             "passage_coverage": passage_coverage(question, evidence),
             "agreement": round(retrieval_confidence(docs), 4),
             "type_match": type_match(question, _MARK.sub("", answer)),  # a "[1]" marker is no number
-            "names_missing": round(names_missing, 4)}
+            "names_missing": round(names_missing, 4), "explain": float(asks_explanation(question))}
 
 
 def _evidence(doc: dict[str, Any]) -> str:

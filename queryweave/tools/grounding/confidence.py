@@ -9,7 +9,10 @@ Features (each in [0, 1], computed by `generate` and `reflect`):
 - `names_missing`: share of the question's names (`coverage.question_names`) absent from the evidence;
 - `grounded`: the grader's groundedness score of the answer against its citations;
 - `relevance`: how well the answer addresses the question (`relevance.answer_relevance`);
-- `margin` (extractive answers only): how far the best unit's score is ahead of the runner-up's.
+- `margin` (extractive answers only): how far the best unit's score is ahead of the runner-up's;
+- `explain`: 1.0 when the question asks for a reason, a manner, a list or a description ("why", "how do",
+  "为什么", "哪些", "有什么特点") rather than one fact: such answers run over several sentences, and a
+  copied sentence or two states the whole of it less often (`asks_explanation`).
 `probability(features, weights)` is a logistic model over them. The weights are not chosen by hand:
 `bench/fit_confidence.py` fits them on labelled answer sets (right / wrong per answer from
 `queryweave eval answers --items`) and reports every figure by leaving one whole set out; what ships in
@@ -22,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 
-EXTRACTIVE_MIX = (0.2, 0.2)  # weights of the best unit's margin and of the names missing, extractive answers
+EXTRACTIVE_MIX = (0.2, 0.2, 0.1)  # weights of the best unit's margin, the names missing and `explain`, extractive answers
 FEATURES = ("coverage", "passage_coverage", "agreement", "type_match", "names_missing", "grounded", "relevance")
 
 _NUMBER_Q = re.compile(
@@ -30,6 +33,13 @@ _NUMBER_Q = re.compile(
     r"number of|count|port|timeout|percentage|rate)\b|多少|几[个种次年月天岁]?|多[大长久高远]|默认|上限|下限|端口|数量|比例", re.I)
 _TIME_Q = re.compile(r"\bwhen\b|\bwhat year\b|\bwhich year\b|哪一?年|什么时候|何时|哪天|几月", re.I)
 _NAME_Q = re.compile(r"^\s*(?:who|whom|whose)\b|\bwho\b|谁|哪位|哪个人|什么人", re.I)
+# The non-factoid question classes of the usual question taxonomies (reason, manner, list, description),
+# written from those classes, not from any evaluation set's questions.
+_EXPLAIN_Q = re.compile(
+    r"为什么|为何|何故|原因|理由|怎么|怎样|如何|哪些|特点|特征|特色|区别|差异|异同|影响|意义|作用|过程|经过|步骤|"
+    r"评价|看法|观点|主张|介绍|描述|\bwhy\b|\bexplain\b|\bdescribe\b|\bdifferences?\b|\bin what ways?\b|"
+    r"\bhow\b(?!\s+(?:many|much|long|old|big|large|often|far|high|tall|deep|wide|fast|soon)\b)|"
+    r"\bwhat (?:are|were) (?:the )?(?:main |key )?(?:features|reasons|effects|steps|ways|advantages|benefits|causes)\b", re.I)
 _DIGIT = re.compile(r"\d|[一二三四五六七八九十百千万两]")
 _YEAR = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}\b|[0-9一二三四五六七八九〇零]{2,4}年|世纪|年代")
 _NAME_A = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z.]+)+\b|[\u4e00-\u9fff]{2,4}(?=[（(]|\s*[，,]?\s*(?:创建|发明|提出|设计|编写))")
@@ -44,6 +54,11 @@ def asked_type(question: str) -> str | None:
     if _NUMBER_Q.search(question):
         return "number"
     return None
+
+
+def asks_explanation(question: str) -> bool:
+    """Whether the question asks for a reason, manner, list or description rather than one fact."""
+    return bool(_EXPLAIN_Q.search(question))
 
 
 def type_match(question: str, answer: str) -> float:
@@ -66,14 +81,17 @@ def fixed_mix(f: dict[str, float]) -> float:
     for right ones on most sets): its confidence is the same mix without groundedness, plus 0.2 x the
     margin of the best unit over the runner-up, minus 0.2 x the share of the question's names its evidence
     lacks (`EXTRACTIVE_MIX`, chosen by `bench/choose_confidence_mix.py` leaving each of sixteen answer sets
-    out: picked in every fold, mean held-out AUROC 0.680 against 0.643)."""
+    out: picked in every fold, mean held-out AUROC 0.680 against 0.643), minus 0.1 when the question asks
+    for an explanation (`explain`: a copied sentence or two holds the whole of such an answer less often;
+    chosen the same way, bench/results_answers.md "Sixth session")."""
     generation = 0.6 * min(1.0, f.get("coverage", 0.0)) + 0.4 * f.get("agreement", 0.0)
     if "grounded" not in f:
         return round(generation, 3)
     relevance = f.get("relevance", 0.0)
     if "margin" in f:
-        margin_w, names_w = EXTRACTIVE_MIX
-        mixed = (0.35 * generation + 0.25 * relevance) / 0.6 + margin_w * f["margin"] - names_w * f.get("names_missing", 0.0)
+        margin_w, names_w, explain_w = EXTRACTIVE_MIX
+        mixed = ((0.35 * generation + 0.25 * relevance) / 0.6 + margin_w * f["margin"]
+                 - names_w * f.get("names_missing", 0.0) - explain_w * f.get("explain", 0.0))
         return round(min(1.0, max(0.0, mixed)), 3)
     return round(0.35 * generation + 0.4 * f.get("grounded", 0.0) + 0.25 * relevance, 3)
 

@@ -28,6 +28,7 @@ _LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)\s]*\)|\[\]\([^)\s]*\)")  # an image (a badge), or a link left empty by one
 _ONE_SPAN = re.compile(r"`[^`]+`")
 TICKS = re.compile(r"`([^`]+)`")
+CLAUSE_CHARS = 120  # a sentence of clauses joined by semicolons is one unit up to this length
 ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
 CODE_PREFIX = "code: "
 _QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
@@ -54,6 +55,18 @@ def answer_units(text: str) -> list[str]:
     return [unit for unit, _section in sectioned_units(text)]
 
 
+def _whole_clauses(pieces: list[str]) -> list[str]:
+    """Clauses a semicolon ends stay with the rest of their sentence (up to `CLAUSE_CHARS`): "此树的用途广泛，
+    包括……作为食物来源；木材可制成……" cut at its "；" answers with half a list."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and out[-1].endswith(("；", ";")) and len(out[-1]) + len(piece) <= CLAUSE_CHARS:
+            out[-1] = f"{out[-1]}{'' if out[-1].endswith('；') else ' '}{piece}"
+        else:
+            out.append(piece)
+    return out
+
+
 def sectioned_units(text: str) -> list[tuple[str, str]]:
     """(unit, the heading it stands under, or "") for the sentences, table rows and list items of a
     passage (headings, table rules and docs-site directives dropped). A list item up to `ITEM_CHARS` long is one unit: its sentences describe one thing
@@ -72,7 +85,7 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
         into_field = False
         if paragraph:
             joined = " ".join(paragraph)
-            pieces = [joined] if item and len(joined) <= ITEM_CHARS else split_sentences(joined)
+            pieces = [joined] if item and len(joined) <= ITEM_CHARS else _whole_clauses(split_sentences(joined))
             units.extend((piece, section) for piece in pieces)
             paragraph.clear()
         item = False
