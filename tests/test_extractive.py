@@ -277,3 +277,24 @@ def test_the_question_language_goes_first_when_the_passages_speak_it() -> None:
     assert answer.startswith("With extensionAlias, Rspack")
     # only the other language holds anything: it is still the answer
     assert extract_answer("How does Rspack resolve import './foo.js'?", docs[:1]).answer.startswith("Rspack 在解析")
+
+
+_ENOSPC = ("## ENOSPC Error (Linux)\n\nSometimes when running the command `$ hexo server` it returns an error:\n\n"
+           "```\nError: watch ENOSPC ...\n```\n\nIt can be fixed by running `$ npm dedupe` or, if that doesn't help, "
+           "try the following in the Linux console:\n\n```\n$ echo fs.inotify.max_user_watches=524288 | sudo tee -a "
+           "/etc/sysctl.conf\n```\n\nThis will increase the limit.")
+
+
+def test_a_neighbour_added_for_the_name_asked_brings_the_command_its_colon_introduces():
+    answer = extract_answer("`hexo server` dies with 'Error: watch ENOSPC'. Which kernel parameter does the fix increase?",
+                            [{"chunk_id": "a", "source": "t.md", "title": "Troubleshooting", "text": _ENOSPC}]).answer
+    assert "try the following in the Linux console" in answer and "fs.inotify.max_user_watches" in answer
+
+
+def test_a_unit_ending_in_a_colon_at_a_passage_end_borrows_what_follows_from_an_overlapping_passage():
+    from queryweave.tools.grounding.extractive import _continuations
+
+    cut = [("Run the following:", "Build")]
+    whole = [("Run the following:", "Build"), ("code: npm run build", "Build"), ("It writes dist/.", "Build")]
+    assert _continuations([cut, whole]) == {"Run the following:": "code: npm run build"}
+    assert _continuations([cut]) == {}

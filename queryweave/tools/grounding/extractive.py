@@ -116,6 +116,17 @@ def _similarities(question: str, units: list[str], embed: Embed | None) -> np.nd
     return None if sims is None else _minmax(sims)
 
 
+def _continuations(all_pairs: list[list[tuple[str, str]]]) -> dict[str, str]:
+    """What follows each unit that ends in a colon, in any passage: a passage cut right after "try the
+    following in the Linux console:" borrows the command from an overlapping passage of the same page."""
+    out: dict[str, str] = {}
+    for pairs in all_pairs:
+        for (unit, _), (nxt, _) in zip(pairs, pairs[1:], strict=False):
+            if unit.endswith((":", "：")):
+                out.setdefault(unit, nxt)
+    return out
+
+
 def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences: int = 3,
                    min_score: float = 0.2, embed: Embed | None = None,
                    semantic_weight: float = 0.3, topic_terms: bool = True) -> ExtractiveAnswer:
@@ -134,10 +145,13 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     topics: list[set[str]] = []  # per document: its title's terms, which every unit of it is about
     fields: list[bool] = []  # the unit is a field line stating the asked attribute of what is asked about
     headings: dict[tuple[int, int], str] = {}  # the heading each unit stands under
+    # a bare tag or image renders as nothing: neither an answer nor the sentence before one ("<HomeSponsors />")
+    all_pairs = [[(u, where) for u, where in sectioned_units(doc.get("text", "")) if _WORDY.search(render(u))]
+                 for doc in documents]
+    continued = _continuations(all_pairs)
     for d_idx, doc in enumerate(documents):
         topics.append(set(tokenize(str(doc.get("title") or ""))) if topic_terms else set())
-        # a bare tag or image renders as nothing: neither an answer nor the sentence before one ("<HomeSponsors />")
-        pairs = [(u, where) for u, where in sectioned_units(doc.get("text", "")) if _WORDY.search(render(u))]
+        pairs = all_pairs[d_idx]
         units = [u for u, _where in pairs]
         for u_idx, (unit, where) in enumerate(pairs):
             cands.append((d_idx, u_idx, unit, set(tokenize(unit))))
@@ -153,7 +167,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             before.append((f"{subject} —", set(tokenize(subject))) if fields[-1]
                           else (units[u_idx - 1] if same else "", set(tokenize(prev)) if same or not u_idx else set()))
             # "... offers:" / "enabled with:" introduces the next unit (a list item, a code block): read both
-            nxt = units[u_idx + 1] if unit.endswith((":", "：")) and u_idx + 1 < len(units) else ""
+            nxt = (units[u_idx + 1] if u_idx + 1 < len(units) else continued.get(unit, "")) \
+                if unit.endswith((":", "：")) else ""
             after.append((nxt, set(tokenize(nxt[len(CODE_PREFIX):] if nxt.startswith(CODE_PREFIX) else nxt))))
     if not cands:
         return ExtractiveAnswer("")
@@ -295,6 +310,10 @@ def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, quest
                     continue
                 pieces = (*pieces, text) if near > u else (text, *pieces)
                 taken.add((d, near))
+                after = units.get((d, near + 1))
+                if near > u and after and text.endswith((":", "：")) and after not in pieces:
+                    pieces = (*pieces, after)  # "… try the following in the Linux console:" and the command
+                    taken.add((d, near + 1))
                 break
             else:
                 heading = (headings or {}).get((d, u), "")
