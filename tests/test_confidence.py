@@ -248,6 +248,11 @@ def test_a_question_asking_for_an_explanation_is_told_from_one_asking_for_a_fact
     assert asks_explanation(question) is explains
 
 
-def test_an_extractive_answer_to_an_explanation_question_is_less_sure():
+def test_the_explain_feature_moves_an_extractive_confidence_by_its_weight(monkeypatch):
+    from queryweave.tools.grounding import confidence
+
     extractive = {"coverage": 0.8, "agreement": 1.0, "relevance": 0.6, "margin": 0.3, "names_missing": 0.0, "grounded": 1.0}
-    assert fixed_mix(extractive | {"explain": 1.0}) < fixed_mix(extractive | {"explain": 0.0}) == fixed_mix(extractive)
+    shipped = confidence.EXTRACTIVE_MIX[2]
+    assert fixed_mix(extractive) - fixed_mix(extractive | {"explain": 1.0}) == pytest.approx(shipped, abs=0.002)
+    monkeypatch.setattr(confidence, "EXTRACTIVE_MIX", (*confidence.EXTRACTIVE_MIX[:2], 0.1))
+    assert fixed_mix(extractive | {"explain": 1.0}) == pytest.approx(fixed_mix(extractive) - 0.1, abs=0.002)
