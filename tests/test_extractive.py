@@ -296,5 +296,7 @@ def test_a_unit_ending_in_a_colon_at_a_passage_end_borrows_what_follows_from_an_
 
     cut = [("Run the following:", "Build")]
     whole = [("Run the following:", "Build"), ("code: npm run build", "Build"), ("It writes dist/.", "Build")]
-    assert _continuations([cut, whole]) == {"Run the following:": "code: npm run build"}
-    assert _continuations([cut]) == {}
+    assert _continuations([cut, whole], ["build.md", "build.md"]) == {("build.md", "Run the following:"): "code: npm run build"}
+    assert _continuations([cut], ["build.md"]) == {}
+    # another page that says "Run the following:" lends nothing to this one
+    assert ("build.md", "Run the following:") not in _continuations([cut, whole], ["build.md", "deploy.md"])

@@ -116,14 +116,15 @@ def _similarities(question: str, units: list[str], embed: Embed | None) -> np.nd
     return None if sims is None else _minmax(sims)
 
 
-def _continuations(all_pairs: list[list[tuple[str, str]]]) -> dict[str, str]:
-    """What follows each unit that ends in a colon, in any passage: a passage cut right after "try the
-    following in the Linux console:" borrows the command from an overlapping passage of the same page."""
-    out: dict[str, str] = {}
-    for pairs in all_pairs:
+def _continuations(all_pairs: list[list[tuple[str, str]]], sources: list[str]) -> dict[tuple[str, str], str]:
+    """What follows each unit that ends in a colon, by (page, unit), in any passage: a passage cut right after
+    "try the following in the Linux console:" borrows the command from an overlapping passage of the same
+    page (never from another page that happens to say "Run the following:" too)."""
+    out: dict[tuple[str, str], str] = {}
+    for pairs, source in zip(all_pairs, sources, strict=True):
         for (unit, _), (nxt, _) in zip(pairs, pairs[1:], strict=False):
             if unit.endswith((":", "：")):
-                out.setdefault(unit, nxt)
+                out.setdefault((source, unit), nxt)
     return out
 
 
@@ -148,7 +149,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     # a bare tag or image renders as nothing: neither an answer nor the sentence before one ("<HomeSponsors />")
     all_pairs = [[(u, where) for u, where in sectioned_units(doc.get("text", "")) if _WORDY.search(render(u))]
                  for doc in documents]
-    continued = _continuations(all_pairs)
+    continued = _continuations(all_pairs, [str(doc.get("source") or "") for doc in documents])
     for d_idx, doc in enumerate(documents):
         topics.append(set(tokenize(str(doc.get("title") or ""))) if topic_terms else set())
         pairs = all_pairs[d_idx]
@@ -167,7 +168,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             before.append((f"{subject} —", set(tokenize(subject))) if fields[-1]
                           else (units[u_idx - 1] if same else "", set(tokenize(prev)) if same or not u_idx else set()))
             # "... offers:" / "enabled with:" introduces the next unit (a list item, a code block): read both
-            nxt = (units[u_idx + 1] if u_idx + 1 < len(units) else continued.get(unit, "")) \
+            nxt = (units[u_idx + 1] if u_idx + 1 < len(units) else continued.get((str(doc.get("source") or ""), unit), "")) \
                 if unit.endswith((":", "：")) else ""
             after.append((nxt, set(tokenize(nxt[len(CODE_PREFIX):] if nxt.startswith(CODE_PREFIX) else nxt))))
     if not cands:
