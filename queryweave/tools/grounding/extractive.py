@@ -149,7 +149,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     # a bare tag or image renders as nothing: neither an answer nor the sentence before one ("<HomeSponsors />")
     all_pairs = [[(u, where) for u, where in sectioned_units(doc.get("text", "")) if _WORDY.search(render(u))]
                  for doc in documents]
-    continued = _continuations(all_pairs, [str(doc.get("source") or "") for doc in documents])
+    sources = [str(doc.get("source") or "") for doc in documents]
+    continued = _continuations(all_pairs, sources)
     for d_idx, doc in enumerate(documents):
         topics.append(set(tokenize(str(doc.get("title") or ""))) if topic_terms else set())
         pairs = all_pairs[d_idx]
@@ -168,7 +169,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             before.append((f"{subject} —", set(tokenize(subject))) if fields[-1]
                           else (units[u_idx - 1] if same else "", set(tokenize(prev)) if same or not u_idx else set()))
             # "... offers:" / "enabled with:" introduces the next unit (a list item, a code block): read both
-            nxt = (units[u_idx + 1] if u_idx + 1 < len(units) else continued.get((str(doc.get("source") or ""), unit), "")) \
+            nxt = (units[u_idx + 1] if u_idx + 1 < len(units) else continued.get((sources[d_idx], unit), "")) \
                 if unit.endswith((":", "：")) else ""
             after.append((nxt, set(tokenize(nxt[len(CODE_PREFIX):] if nxt.startswith(CODE_PREFIX) else nxt))))
     if not cands:
