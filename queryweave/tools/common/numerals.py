@@ -56,6 +56,12 @@ def number_value(text: str) -> float | None:
     scaled = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(k|万|千|百)", t)  # "3k", "2万", "1.5万"
     if scaled:
         return float(scaled.group(1)) * SCALE[scaled.group(2)]
+    spoken = re.fullmatch(r"(?:(a|an|\w+)\s+)?(hundred|thousand)", t)  # "a hundred", "two thousand"
+    if spoken and (spoken.group(1) in (None, "a", "an") or spoken.group(1) in EN_NUMWORDS):
+        head = 1 if spoken.group(1) in (None, "a", "an") else EN_NUMWORDS[spoken.group(1)]
+        return float(head) * (100 if spoken.group(2) == "hundred" else 1000)
+    if t == "半":  # 半岁 "half a year"
+        return 0.5
     if t in EN_NUMWORDS:
         return float(EN_NUMWORDS[t])
     return zh_value(t) if ZH_NUM.fullmatch(t) else None

@@ -101,6 +101,11 @@ def tokenize(text: str, stem: bool = True, stopwords: bool = True) -> list[str]:
     return out
 
 
+def zh_word_frequency(word: str) -> int:
+    """How common a Chinese word is: jieba's dictionary count (0 when unknown)."""
+    return int(_jieba().dt.FREQ.get(word, 0) or 0)
+
+
 def zh_word_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each jieba word of a Chinese text (offsets into `text`)."""
     return [(start, end) for _, start, end in _jieba().tokenize(text)]

@@ -243,6 +243,8 @@ def _other_forms(text: str, slot: Slot, field: str, values: Sequence[str], value
         out.append(ValueHit(field, value, slot.start, slot.end, 0.75, "derived"))  # "fall" for `autumn`
     if len(words) == 1 and any(len(alt) <= 2 and demonym(alt[-1], words[0]) for alt in slot.alts if alt):
         out.append(ValueHit(field, value, slot.start, slot.end, 0.75, "derived"))  # 意大利 "Italy": `italian`
+    elif len(words) == 1 and slot.raw and slot.raw not in EN_STOPWORDS and demonym(words[0].lower(), slot.raw):
+        out.append(ValueHit(field, value, slot.start, slot.end, 0.75, "derived"))  # "German" for `germany`
     if len(words) == len(seq) and content:
         last = words[content[-1]]
         heads = {alt[-1] for alt in slot.alts if alt and len(alt[-1]) >= 4 and alt[-1] not in domain}

@@ -7,7 +7,7 @@ past one character of the same word and a 的 ("人力资源部以外": 部 "dep
 side by side with no word between are coordinated only within one field ("non-Chinese soups" negates
 the cuisine, not the course). A clause
 boundary (punctuation, "but", "only", "just") ends the scope. "除了 X 还/也 …" ("besides X, also …")
-includes X, so it is no negation.
+includes X, so it is no negation, unless it asks what else there is ("除了 X 还有啥").
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ _ZH_POST = re.compile(r"^\s*(?:[\u3400-\u9fff]?的?\s*(?:除外|以外|之外)|(
 _BOUNDARY = re.compile(r"[,;.!?，。；！？:：]|\b(?:but|only|just|and\s+also)\b|但|只", re.I)
 _COORD = re.compile(r"^\s*(?:,|、|/|or|nor|and|或者?|和|与|及|还是)?\s*(?:the\s+|a\s+|an\s+)?$", re.I)
 _INCLUSIVE = re.compile(r"还|也|另外")
+# "除了 X 还有啥": what else there is, besides X: X is excluded after all
+_OTHERS = re.compile(r"还有(?:啥|什么|哪些|别的|其他|其它|没有)|(?:别的|其他|其它)(?:的)?(?:吗|呢|么|？|\?|$)")
 
 
 class _Span(Protocol):
@@ -57,7 +59,8 @@ def negated(text: str, hits: Sequence[_Span]) -> set[int]:
         after = [i for i in order if hits[i].start >= end]
         if not after or not _gap_ok(text[end:hits[after[0]].start]):
             continue
-        if cue == "除了" and _INCLUSIVE.search(re.split(r"[,，。;；?？]", text[hits[after[0]].end:])[0]):
+        rest = re.split(r"[,，。;；?？]", text[hits[after[0]].end:])[0]
+        if cue == "除了" and _INCLUSIVE.search(rest) and not _OTHERS.search(rest):
             continue
         out.add(after[0])
         prev = after[0]

@@ -19,6 +19,7 @@ it. A number with a comparison or a currency goes before a bare one.
 
 from __future__ import annotations
 
+import math
 import re
 
 from langchain_core.structured_query import Comparator, Comparison
@@ -29,12 +30,15 @@ from queryweave.tools.retrieval.self_query_schema import FieldSpec
 from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 
 _EN_NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve".split()
-_NUMBER = (r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:\s*(?:k|万|千)(?![A-Za-z]))?|[零〇一二两三四五六七八九十百千万]{1,6}|"
+_NUMBER = (r"(半(?=个?(?:岁|年|小时|天|斤|公里|英里))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:\s*(?:k|万|千)(?![A-Za-z]))?|[零〇一二两三四五六七八九十百千万]{1,6}|"
+           r"\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine)\s+)?(?:hundred|thousand)\b|"
            r"\b(?:" + "|".join(_EN_NUMBERS) + r")\b)")
 _GENERIC = {"number", "count", "amount", "total", "valu", "of", "in", "per", "the", "数量", "数目", "个数", "总数", "数",
             "数值", "每", "的"}
 # (pattern before the number, pattern after it, comparator)
 _BEFORE = [(r"(?:别|不要|不能|不可|不得)\s*(?:低于|少于|小于|不到)\s*$", "gte"),  # 评分别低于4分: not below 4
+           (r"\b(?:nothing|none|not\s+anything)\s+(?:over|above|more\s+than|higher\s+than|pricier\s+than)\s*$", "lte"),
+           (r"\b(?:nothing|none|not\s+anything)\s+(?:under|below|less\s+than|lower\s+than|cheaper\s+than)\s*$", "gte"),
            (r"(?:别|不要|不能|不可|不得)\s*(?:超过|高于|多于|大于)\s*$", "lte"),
            (r"(?:at\s+least|no\s+(?:fewer|less)\s+than|minimum(?:\s+of)?|min\.?|至少|最少|不少于|不低于|起码)\s*$", "gte"),
            (r"(?:at\s+most|no\s+more\s+than|up\s+to|maximum(?:\s+of)?|max\.?|不超过|不多于|不高于|最多|至多)\s*$", "lte"),
@@ -45,14 +49,33 @@ _BEFORE = [(r"(?:别|不要|不能|不可|不得)\s*(?:低于|少于|小于|不�
 # the field's word may come first: "3 bedrooms or more", 五年以上 (no numeral: 一晚一百以内 is 100 that is 以内)
 _BETWEEN = r"^\s*(?:[A-Za-z\-]+\s+|(?:(?![零〇一二两三四五六七八九十百千万])[\u3400-\u9fff]){1,3})?"
 # 以上 / 以下 include the number in ordinary usage ("五年以上经验": five years or more)
-_AFTER = [(_BETWEEN + r"(?:or\s+more|\+|(?:or|and)\s+(?:higher|above|greater|better|up|over)|&\s*up|及?以上)", "gte"),
-          (_BETWEEN + r"(?:or\s+(?:fewer|less|below|lower|under|cheaper)|及?以下|以内|之内)", "lte")]
+_AFTER = [(_BETWEEN + r"(?:or\s+more|\+|(?:or|and)\s+(?:higher|above|greater|better|up|over|older|longer|heavier|bigger|"
+                     r"larger|newer)|&\s*up|及?以上)", "gte"),
+          (_BETWEEN + r"(?:or\s+(?:fewer|less|below|lower|under|cheaper|younger|shorter|lighter|smaller)|及?以下|以内|之内)",
+           "lte")]
 _RANGE_SEP = r"\s*(?:to|-|–|~|～|到|至|and)\s*"
 
 
-# units of time, in seconds: a number said in one ("two hours") counts for a field kept in another (minutes)
-_TIME_UNITS = ((r"seconds?|secs?|秒钟?", 1), (r"minutes?|mins?|分钟", 60), (r"hours?|hrs?|小时|钟头", 3600),
-               (r"days?|天", 86400), (r"weeks?|星期|周", 604800))
+# units of measure, by dimension, in a base unit of each: a number said in one ("two hours", "20 lbs", "5
+# miles") counts for a field kept in another of the same dimension (minutes, kg, km), converted
+_YEAR = 365.25 * 86400
+_UNITS = {
+    "time": ((r"seconds?|secs?|秒钟?", 1), (r"minutes?|mins?|分钟", 60), (r"hours?|hrs?|小时|钟头", 3600),
+             (r"days?|天", 86400), (r"weeks?|星期|周", 604800), (r"months?|mos?|个月", _YEAR / 12),
+             (r"years?|yrs?|岁|年", _YEAR)),
+    "mass": ((r"kg|kgs|kilos?|kilograms?|kilogrammes?|公斤|千克", 1.0), (r"斤", 0.5), (r"lbs?|pounds?|磅", 0.45359237),
+             (r"g|grams?|grammes?|克", 0.001)),
+    "length": ((r"km|kms|kilometers?|kilometres?|公里|千米", 1000.0), (r"mi|miles?|英里", 1609.344),
+               (r"m|meters?|metres?|米", 1.0), (r"ft|feet|foot|英尺", 0.3048), (r"in\.|inch|inches|英寸|寸", 0.0254),
+               (r"cm|centimeters?|centimetres?|厘米|公分", 0.01)),
+}
+# a field's own unit, read from its name or description: the Chinese year (年) only as "in years" (（年）,
+# 年数) and the month as 月 in brackets or 月龄, never inside words such as 年龄 "age" or 年份 "year"
+_FIELD_ONLY = {r"years?|yrs?|岁|年": r"years?|yrs?|岁|（年）|\(年\)|年数", r"months?|mos?|个月": r"months?|个月|（月）|\(月\)|月龄",
+               r"minutes?|mins?|分钟": r"minutes?|mins|分钟"}  # "min_experience_years": min is no minute there
+_PERCENT_FIELD = re.compile(r"(?<![A-Za-z])(?:percent|percentage|per\s+cent)(?![A-Za-z])|%|百分比|百分数", re.I)
+_PERCENT_SAID = re.compile(r"^\s*(?:%|percent\b|per\s+cent\b)", re.I)
+_HALF = re.compile(r"^\s*个?半(?=[\u3400-\u9fff])")
 
 
 # money: a field of prices or costs takes numbers said with a currency ("under $60", 两百块以下), and such a
@@ -62,6 +85,15 @@ _MONEY_FIELD = re.compile(r"(?<![a-z])(?:price|prices|priced|cost|costs|fee|fees
 _CURRENCY_BEFORE = re.compile(r"(?:US\$|\$|¥|￥|€|£|\b(?:RMB|CNY|USD|EUR|GBP)\s*)\s*$", re.I)
 _CURRENCY_AFTER = re.compile(r"^\s*(?:dollars?\b|bucks?\b|usd\b|eur(?:os?)?\b|rmb\b|yuan\b|pounds?\b|quid\b|元|块钱?|"
                              r"美元|美金|欧元|英镑|人民币|刀)", re.I)
+
+
+_MONEY_BEFORE = re.compile(r"(?:budget|spend|预算|价格|价钱|价位|售价|花费|费用|花)\s*(?:of|is|at|about|around|:|：|在|是|为|大概|控制在)?\s*$", re.I)
+_COUNTED = re.compile(r"^\s*(?:只|个|位|本|辆|件|条|头|匹|张|台|瓶|杯|家|间|套|部|双|盒|箱|袋|棵|朵|次|名|人)")
+# nothing after the number (but a comparison) names a unit or a thing counted: "五百以上的", "under 30?"
+_BARE_END = re.compile(r"^\s*(?:及?以上|及?以下|以内|之内|or\s+(?:more|less|above|below|over|under|higher|lower))?\s*"
+                       r"(?:的|左右|[,，。.!?？！;；]|$)", re.I)
+_FREE = re.compile(r"(?P<en>\bfree\b(?!\s+of\b))|(?P<zh>免费|不收费|不要钱|零费用)|\bfor\s+free\b|\bfree\s+of\s+charge\b|"
+                   r"\bno[\s-](?:[A-Za-z]+\s+)?(?:fee|fees|charge|cost)\b|\b(?:fee|cost|charge)[\s-]free\b", re.I)
 
 
 def money_field(spec: FieldSpec) -> bool:
@@ -78,22 +110,47 @@ def _currency(before: str, after: str) -> tuple[bool, str]:
     return bool(_CURRENCY_AFTER.match(after)), before
 
 
-def field_unit(spec: FieldSpec) -> int | None:
-    """The unit of time a field is kept in, from its name's or description's words ("runtime_minutes",
-    "in minutes", 分钟), in seconds; None when it names none."""
+def _unit_pattern(pattern: str, field: bool) -> str:
+    """A unit's pattern as a whole word; in a field's name or description a one-character Chinese unit
+    counts only in brackets ("（天）"), not inside a word (天然 "natural", 米饭 "rice")."""
+    if field:
+        pattern = _FIELD_ONLY.get(pattern, pattern)
+        pattern = "|".join(rf"[（(]{p}[）)]" if re.fullmatch(r"[\u3400-\u9fff]", p) else p for p in pattern.split("|"))
+    return rf"(?<![A-Za-z])(?:{pattern})(?![A-Za-z])"
+
+
+def field_unit(spec: FieldSpec) -> tuple[str, float] | None:
+    """(dimension, size in the dimension's base unit) of the unit a field is kept in, from its name's or
+    description's words ("runtime_minutes", "in minutes", 分钟, "weight_kg", "（公里）"); the first one
+    said; None when it names none."""
     text = f"{' '.join(split_words(spec.name))} {spec.description}"
-    for pattern, seconds in _TIME_UNITS:
-        if re.search(rf"(?<![A-Za-z])(?:{pattern})(?![A-Za-z])", text, re.I):
-            return seconds
+    found = [(m.start(), dim, size) for dim, units in _UNITS.items() for pattern, size in units
+             for m in [re.search(_unit_pattern(pattern, True), text, re.I)] if m]
+    return min(found)[1:] if found else None
+
+
+def said_unit(after: str) -> tuple[str, float] | None:
+    """(dimension, size) of the unit a number is said in ("2 hours", "两个小时", "90 mins", "20 lbs", 二十斤)."""
+    for dim, units in _UNITS.items():
+        for pattern, size in units:
+            if re.match(rf"^\s*个?\s*(?:{pattern})(?![A-Za-z])", after, re.I):
+                return dim, size
     return None
 
 
-def _said_unit(after: str) -> int | None:
-    """The unit of time a number is said in ("2 hours", "两个小时", "90 mins"), in seconds."""
-    for pattern, seconds in _TIME_UNITS:
-        if re.match(rf"^\s*个?\s*(?:{pattern})(?![A-Za-z])", after, re.I):
-            return seconds
-    return None
+def percent_field(spec: FieldSpec) -> bool:
+    """The field is kept in percent (its name or description says percent, %, 百分比)."""
+    return bool(_PERCENT_FIELD.search(f"{' '.join(split_words(spec.name))} {spec.description}"))
+
+
+def _nearest(said: tuple[str, float], spec: FieldSpec, rivals: tuple[FieldSpec, ...]) -> bool:
+    """Of the fields kept in the said unit's dimension, `spec` is the one whose unit is nearest in size
+    ("5 miles" is a trail's length in km, not its climb in metres; "500 feet" the climb)."""
+    own = field_unit(spec)
+    if own is None or own[0] != said[0]:
+        return False
+    gap = abs(math.log(own[1] / said[1]))
+    return all(gap <= abs(math.log(u[1] / said[1])) for u in map(field_unit, rivals) if u and u[0] == said[0])
 
 
 _SCALE = re.compile(r"(?:from\s+)?(\d+(?:\.\d+)?)\s*(?:to|-|–|~|～|到|至)\s*(\d+(?:\.\d+)?)\s*(?:([A-Za-z]+)|([\u3400-\u9fff]))?")
@@ -178,33 +235,73 @@ def _names_field(after: str, before: str, en: frozenset[str], zh: frozenset[str]
                               head.group(1)[0] in (w[0], w[-1]) for w in zh)  # 四份 of 份数, 两居室 of 卧室
 
 
-def count_conditions(text: str, spec: FieldSpec) -> tuple[list[Comparison], list[tuple[int, int]]]:
-    """Conditions on the integer field `spec` stated in `text`, and the spans they came from."""
+def _measure(after: str, value: float, spec: FieldSpec, rivals: tuple[FieldSpec, ...]) -> tuple[float, bool] | None:
+    """The number said before `after` in the field's own unit, and whether its unit names the field ("two
+    hours" for minutes: 120; 二十斤 for kg: 10; "40%" for a field in percent); None when it is said in a
+    unit that is another field's or of another dimension than this field's."""
+    if _PERCENT_SAID.match(after):
+        return (value, True) if percent_field(spec) else None
+    half = _HALF.match(after)
+    said = said_unit(after[half.end():] if half else after)
+    if said is None:
+        return value, False
+    own = field_unit(spec)
+    if own is not None and own[0] == said[0]:
+        if not _nearest(said, spec, rivals):
+            return None
+        converted = (value + (0.5 if half else 0)) * said[1] / own[1]  # 一个半小时: 90 minutes
+        # as a person would write it: whole for an integer field ("1,500 ft": 457 m), else to 2 decimals
+        return float(round(converted)) if spec.type == "integer" else round(converted, 2), True
+    if own is not None or any(u and u[0] == said[0] for u in map(field_unit, rivals)):
+        return None  # "20 kg" is no age; a weight field's number is none of this field's
+    return value, False
+
+
+def free_of_charge(text: str, spec: FieldSpec) -> tuple[int, int] | None:
+    """Where the question asks for no charge on a field of money ("no adoption fee", "for free", 免费领养,
+    不收费): the span; "free parking" or 免费停车 (free of another thing) is not about the field."""
+    if not money_field(spec):
+        return None
+    en, zh = field_words(spec)
+    for m in _FREE.finditer(text):
+        rest = text[m.end():]
+        word = re.match(r"\s*([A-Za-z]+)", rest)
+        if m.group("en") and not (word and stem(word.group(1)) in en):
+            continue  # "free parking"
+        if m.group("zh") and not (re.match(r"\s*(?:的|[,，。.!?？！;；]|$)", rest) or any(rest.startswith(w) for w in zh)):
+            continue  # 免费停车
+        return m.span()
+    return None
+
+
+def count_conditions(text: str, spec: FieldSpec, rivals: tuple[FieldSpec, ...] = (),
+                     lone_money: bool = False) -> tuple[list[Comparison], list[tuple[int, int]]]:
+    """Conditions on the numeric field `spec` stated in `text`, and the spans they came from. `rivals`:
+    the schema's other numeric fields (a unit nearer one of theirs is theirs); `lone_money`: `spec` is the
+    schema's only field of money, which takes a bare number with a comparison and no unit ("五百以上的")."""
     en, zh = field_words(spec)
     if not en and not zh:
         return [], []
     cast = int if spec.type == "integer" else float
-    unit = field_unit(spec)
     rng = re.search(rf"(?:between\s+)?{_NUMBER}{_RANGE_SEP}{_NUMBER}", text, re.I)
     if rng:
         lo, hi = number_value(rng.group(1)), number_value(rng.group(2))
-        said = _said_unit(text[rng.end():]) if unit and lo is not None and hi is not None else None
-        if said:  # "between 1 and 2 hours": 60 to 120 minutes
-            lo, hi = lo * said / unit, hi * said / unit
-        if lo is not None and hi is not None and lo < hi and _fits(lo, spec) and _fits(hi, spec) \
-                and (said or _names_field(text[rng.end():], text[:rng.start()], en, zh)):
-            return [Comparison(comparator=Comparator.GTE, attribute=spec.name, value=cast(lo)),
-                    Comparison(comparator=Comparator.LTE, attribute=spec.name, value=cast(hi))], [rng.span()]
+        low = _measure(text[rng.end():], lo, spec, rivals) if lo is not None and hi is not None else None
+        high = _measure(text[rng.end():], hi, spec, rivals) if low else None
+        if low and high and low[0] < high[0] and _fits(low[0], spec) and _fits(high[0], spec) \
+                and (low[1] or _names_field(text[rng.end():], text[:rng.start()], en, zh)):  # "between 1 and 2 hours"
+            return [Comparison(comparator=Comparator.GTE, attribute=spec.name, value=cast(low[0])),
+                    Comparison(comparator=Comparator.LTE, attribute=spec.name, value=cast(high[0]))], [rng.span()]
     money, found, units = money_field(spec), [], per_units(spec)
     for m in re.finditer(_NUMBER, text, re.I):
         value = number_value(m.group(1))
         before, after = text[:m.start()], text[m.end():]
-        half = re.match(r"^\s*个?半(?=[\u3400-\u9fff])", after) if unit and value is not None else None
-        said = _said_unit(after[half.end():] if half else after) if unit and value is not None else None
-        if said:  # "longer than two hours" for a field in minutes: 120, and the unit names the field
-            value = (value + (0.5 if half else 0)) * said / unit  # 一个半小时: 90
-        if value is None or not _fits(value, spec) or re.fullmatch(r"(?:19|20)\d{2}", m.group(1)):
+        measure = _measure(after, value, spec, rivals) if value is not None else None
+        if measure is None or not _fits(measure[0], spec) or re.fullmatch(r"(?:19|20)\d{2}", m.group(1)):
             continue
+        if money and _COUNTED.match(after) and not _CURRENCY_AFTER.match(after):
+            continue  # 领养一只 "adopt one (animal)": a count of things, no amount of money
+        value, said = measure
         paid, cue_text = _currency(before, after)
         if (paid and not money) or _is_unit(after, units):
             continue  # "under $500" is no count of pages or bedrooms; 一晚 is the night a price is per
@@ -214,18 +311,24 @@ def count_conditions(text: str, spec: FieldSpec) -> tuple[list[Comparison], list
             if cue:
                 kind, start = comp, cue.start()
                 break
-        paid = paid or _after_unit(cue_text[:start], units)  # "一晚一百以内", "每晚不超过五百": a price per night
-        if not said and not paid and not _names_field(after, text[:start], en, zh):
-            continue
+        # "一晚一百以内", "每晚不超过五百": a price per night; "预算五百以内", "budget of 300": money said
+        paid = paid or _after_unit(cue_text[:start], units) or bool(money and _MONEY_BEFORE.search(cue_text[:start]))
         for pattern, comp in _AFTER if kind == "eq" else ():
             cue = re.search(pattern, after, re.I)
             if cue:
                 kind, end = comp, m.end() + cue.end()
                 break
+        bare = lone_money and kind != "eq" and not said and bool(_BARE_END.match(after)) \
+            and not any(_names_field(after, text[:start], *field_words(r)) for r in rivals)  # "五百以上的", not "rated 8"
+        if not said and not paid and not bare and not _names_field(after, text[:start], en, zh):
+            continue
         found.append((kind == "eq" and not paid, Comparison(comparator=Comparator(kind), attribute=spec.name,
                                                             value=cast(value)), (start, end)))
     # a number with a comparison or a currency beats a bare one that only sits next to the field's word
     # ("一晚一百块以内": 100, not the 一 of 一晚)
     for _, comparison, span in sorted(found, key=lambda x: x[0])[:1]:
         return [comparison], [span]
+    free = free_of_charge(text, spec)
+    if free:
+        return [Comparison(comparator=Comparator.EQ, attribute=spec.name, value=cast(0))], [free]
     return [], []

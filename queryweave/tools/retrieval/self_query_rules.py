@@ -18,7 +18,7 @@ from queryweave.tools.common.numerals import number_value
 from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
 from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings, match_values
 from queryweave.tools.retrieval.self_query_negation import negated
-from queryweave.tools.retrieval.self_query_numbers import count_conditions
+from queryweave.tools.retrieval.self_query_numbers import count_conditions, money_field
 from queryweave.tools.retrieval.self_query_schema import FieldSpec, MetadataSchema
 from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 from queryweave.tools.understanding.value_glossary import parallel_terms
@@ -38,7 +38,7 @@ _YEAR_RULES: list[tuple[str, str]] = [
     # open ends, English
     (rf"(?:since|starting(?:\s+in|\s+from)?)\s+{Y}|from\s+{Y}\s+(?:on(?:wards?)?|and\s+(?:later|after))", "gte"),
     (rf"{Y}\s+(?:and|or)\s+(?:later|after|newer|onwards?)|{Y}\s+onwards?", "gte"),
-    (rf"(?:until|till|through|up\s+to|no\s+later\s+than)\s+{Y}|{Y}\s+(?:and|or)\s+(?:earlier|before)", "lte"),
+    (rf"(?:until|till|through|up\s+to|no\s+later\s+than)\s+{Y}|{Y}\s+(?:and|or)\s+(?:earlier|before|older)", "lte"),
     (rf"(?:after|later\s+than|newer\s+than|post-)\s*{Y}", "gt"),
     (rf"(?:before|earlier\s+than|older\s+than|prior\s+to|pre-)\s*{Y}", "lt"),
     # a decade: "80s", "the 1990s", "90年代"
@@ -91,9 +91,12 @@ def _years(text: str, spec: FieldSpec) -> tuple[list[Comparison], list[tuple[int
 def year_field(schema: MetadataSchema) -> FieldSpec | None:
     """The integer field that holds a calendar year: one whose name has the word "year" ("year",
     "year_posted", "releaseYear"), not "years" ("min_experience_years" counts years: "5 years of
-    experience" is no date); the field named exactly "year" first."""
-    years = [f for f in schema.fields if f.type == "integer" and "year" in (w.lower() for w in split_words(f.name))]
-    return next((f for f in years if f.name.lower() == "year"), years[0] if years else None)
+    experience" is no date); the field named exactly "year" first; else one whose description calls it
+    a year ("vintage": "Vintage year of the wine. 年份。")."""
+    ints = [f for f in schema.fields if f.type == "integer"]
+    years = [f for f in ints if "year" in (w.lower() for w in split_words(f.name))]
+    described = [f for f in ints if re.search(r"\byear\b|年份", f.description, re.I)]
+    return next((f for f in years if f.name.lower() == "year"), (years or described or [None])[0])
 
 
 def _field_cues(spec: FieldSpec, others: list[FieldSpec]) -> tuple[set[str], set[str]]:
@@ -188,11 +191,15 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
         found, where = _years(question, year)
         conds += found
         spans += where
-    for spec in (f for f in schema.fields if f.type in {"integer", "float"} and f is not year):
+    numeric = tuple(f for f in schema.fields if f.type in {"integer", "float"} and f is not year)
+    money = [f for f in numeric if money_field(f)]
+    for spec, lone in [(f, False) for f in numeric] + [(f, True) for f in money[:1] if len(money) == 1]:
+        if lone and any(c.attribute == spec.name for c in conds):
+            continue  # a bare number ("五百以上的") is the only money field's when no other field took it
         free = question  # a year read above is no count
         for a, b in spans:
             free = free[:a] + " " * (b - a) + free[b:]
-        found, where = count_conditions(free, spec)
+        found, where = count_conditions(free, spec, tuple(f for f in numeric if f is not spec), lone)
         conds += found
         spans += where
     fields = [(f.name, f.values, _author_aliases(f)) for f in schema.fields

