@@ -139,3 +139,56 @@ def test_adjective_of_a_place_name_and_no_false_one():
 def test_besides_x_what_else_excludes_x():
     assert conds("除了仓鼠和荷兰猪还有啥", SHELTER) == {("species", "nin", ("guinea_pig", "hamster"))}
     assert conds("除了狗还有别的吗", SHELTER) == {("species", "ne", "dog")}
+
+
+LAPTOPS = MetadataSchema.from_dict({
+    "document_contents": "Laptop listings. 笔记本电脑商品。",
+    "fields": [
+        {"name": "category", "type": "string", "description": "Use. 用途。", "values": ["gaming", "business", "everyday"]},
+        {"name": "features", "type": "list", "description": "Features. 功能。", "values": ["touchscreen", "backlit_keyboard"]},
+        {"name": "screen_size_in", "type": "float", "description": "Screen size in inches. 屏幕尺寸（英寸）。"},
+        {"name": "weight_kg", "type": "float", "description": "Weight in kilograms. 重量（千克）。"},
+        {"name": "ram_gb", "type": "integer", "description": "Installed memory (RAM) in gigabytes. 内存容量（GB）。"},
+        {"name": "price", "type": "integer", "description": "Selling price in US dollars. 售价（美元）。"},
+    ]})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("内存16G以上", {("ram_gb", "gte", 16)}),  # G is gigabytes beside 内存, no grams of weight
+    ("32 gigs of RAM or more", {("ram_gb", "gte", 32)}),
+    ("64GB+ RAM", {("ram_gb", "gte", 64)}),
+    ('15.6" laptops', {("screen_size_in", "eq", 15.6)}),
+    ("lighter than 3 lbs", {("weight_kg", "lt", 1.36)}),
+    ("五百美元不到的日常用本子", {("price", "lt", 500), ("category", "eq", "everyday")}),  # 不到 is no negation
+])
+def test_memory_sizes_and_postfix_comparisons(question, expected):
+    assert conds(question, LAPTOPS) == expected
+
+
+@needs_dictionary
+def test_a_yes_no_question_is_no_negation():
+    assert conds("有没有带触屏的", LAPTOPS) == {("features", "contain", "touchscreen")}
+
+
+def test_a_lower_and_an_upper_bound_on_one_field():
+    assert conds("trails that take longer than 90 minutes but under 3 hours", TRAILS) == {
+        ("duration_hours", "gt", 1.5), ("duration_hours", "lt", 3.0)}
+    assert conds("全程十里以内", TRAILS) == {("length_km", "lte", 5.0)}  # the Chinese li is half a kilometre
+
+
+TERRAIN = MetadataSchema.from_dict({
+    "document_contents": "Hiking trails. 徒步路线。",
+    "fields": [
+        {"name": "terrain", "type": "string", "description": "Landscape. 地形。", "values": ["mountain", "coastal", "forest"]},
+        {"name": "difficulty", "type": "string", "description": "How hard. 难度。", "values": ["easy", "moderate", "hard"]},
+    ]})
+
+
+@needs_dictionary
+@pytest.mark.parametrize(("question", "expected"), [
+    ("山地路线", {("terrain", "eq", "mountain")}),  # "mountain region"
+    ("海边的线路", {("terrain", "eq", "coastal")}),  # "coast"
+    ("简单和困难的不要", {("difficulty", "nin", ("easy", "hard"))}),  # a postfix cue over coordinated values
+])
+def test_place_kinds_adjectives_and_postfix_negation(question, expected):
+    assert conds(question, TERRAIN) == expected

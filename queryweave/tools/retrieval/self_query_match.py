@@ -57,6 +57,7 @@ _KINDS = frozenset(stem(w) for w in KIND_NOUNS)
 _FREE_OF = re.compile(r"(?:\b(?:without|no|not?\s+any)\s+(?:an?\s+)?|不含|没有|无|不[\u3400-\u9fff]?)$", re.I)  # "without X": `X_free`
 _NEGATIVE = frozenset({"no", "non", "not", "without"})  # a value word that is no function word (`no_certificate`)
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_ADJECTIVE_ENDINGS = ("al", "ic", "ous", "y", "ern")  # a noun's adjective: coast -> coastal, rock -> rocky
 
 
 @dataclass(frozen=True)
@@ -245,6 +246,9 @@ def _other_forms(text: str, slot: Slot, field: str, values: Sequence[str], value
         out.append(ValueHit(field, value, slot.start, slot.end, 0.75, "derived"))  # 意大利 "Italy": `italian`
     elif len(words) == 1 and slot.raw and slot.raw not in EN_STOPWORDS and demonym(words[0].lower(), slot.raw):
         out.append(ValueHit(field, value, slot.start, slot.end, 0.75, "derived"))  # "German" for `germany`
+    elif len(words) == 1 and any(len(alt) == 1 and len(alt[0]) >= 4 and words[0].lower() in {
+            alt[0] + e for e in _ADJECTIVE_ENDINGS} for alt in slot.alts):
+        out.append(ValueHit(field, value, slot.start, slot.end, 0.75, "derived"))  # 海边 "coast" for `coastal`
     if len(words) == len(seq) and content:
         last = words[content[-1]]
         heads = {alt[-1] for alt in slot.alts if alt and len(alt[-1]) >= 4 and alt[-1] not in domain}

@@ -42,17 +42,18 @@ _BEFORE = [(r"(?:别|不要|不能|不可|不得)\s*(?:低于|少于|小于|不�
            (r"(?:别|不要|不能|不可|不得)\s*(?:超过|高于|多于|大于)\s*$", "lte"),
            (r"(?:at\s+least|no\s+(?:fewer|less)\s+than|minimum(?:\s+of)?|min\.?|至少|最少|不少于|不低于|起码)\s*$", "gte"),
            (r"(?:at\s+most|no\s+more\s+than|up\s+to|maximum(?:\s+of)?|max\.?|不超过|不多于|不高于|最多|至多)\s*$", "lte"),
-           (r"(?:more\s+than|over|above|greater\s+than|faster\s+than|higher\s+than|bigger\s+than|longer\s+than|exceeding|超过|多于|高于|"
+           (r"(?:more\s+than|over|above|greater\s+than|faster\s+than|higher\s+than|bigger\s+than|longer\s+than|heavier\s+than|older\s+than|larger\s+than|pricier\s+than|exceeding|超过|多于|高于|"
             r"大于|快于)\s*$", "gt"),
-           (r"(?:fewer\s+than|less\s+than|under|below|slower\s+than|lower\s+than|smaller\s+than|shorter\s+than|少于|低于|不到|不足|小于|"
+           (r"(?:fewer\s+than|less\s+than|under|below|slower\s+than|lower\s+than|smaller\s+than|shorter\s+than|lighter\s+than|younger\s+than|cheaper\s+than|少于|低于|不到|不足|小于|"
             r"慢于)\s*$", "lt")]
 # the field's word may come first: "3 bedrooms or more", 五年以上 (no numeral: 一晚一百以内 is 100 that is 以内)
-_BETWEEN = r"^\s*(?:[A-Za-z\-]+\s+|(?:(?![零〇一二两三四五六七八九十百千万])[\u3400-\u9fff]){1,3})?"
+_BETWEEN = r"^\s*(?:(?:[A-Za-z\-]+\s*){1,3}|(?:(?![零〇一二两三四五六七八九十百千万])[\u3400-\u9fff]){1,3})?"
 # 以上 / 以下 include the number in ordinary usage ("五年以上经验": five years or more)
 _AFTER = [(_BETWEEN + r"(?:or\s+more|\+|(?:or|and)\s+(?:higher|above|greater|better|up|over|older|longer|heavier|bigger|"
                      r"larger|newer)|&\s*up|及?以上)", "gte"),
           (_BETWEEN + r"(?:or\s+(?:fewer|less|below|lower|under|cheaper|younger|shorter|lighter|smaller)|及?以下|以内|之内)",
-           "lte")]
+           "lte"),
+          (_BETWEEN + r"(?:还?不到|不足)", "lt")]  # 五百美元不到: under 500
 _RANGE_SEP = r"\s*(?:to|-|–|~|～|到|至|and)\s*"
 
 
@@ -66,8 +67,11 @@ _UNITS = {
     "mass": ((r"kg|kgs|kilos?|kilograms?|kilogrammes?|公斤|千克", 1.0), (r"斤", 0.5), (r"lbs?|pounds?|磅", 0.45359237),
              (r"g|grams?|grammes?|克", 0.001)),
     "length": ((r"km|kms|kilometers?|kilometres?|公里|千米", 1000.0), (r"mi|miles?|英里", 1609.344),
-               (r"m|meters?|metres?|米", 1.0), (r"ft|feet|foot|英尺", 0.3048), (r"in\.|inch|inches|英寸|寸", 0.0254),
-               (r"cm|centimeters?|centimetres?|厘米|公分", 0.01)),
+               (r"m|meters?|metres?|米", 1.0), (r"ft|feet|foot|英尺", 0.3048),
+               (r"in\.|inch|inches|英寸|寸|\"|″|”|''", 0.0254), (r"cm|centimeters?|centimetres?|厘米|公分", 0.01),
+               (r"里(?![面边头])", 500.0)),  # 十里: the Chinese li, half a kilometre
+    "data": ((r"kb|kilobytes?", 2.0 ** 10), (r"mb|megs?|megabytes?|兆", 2.0 ** 20), (r"gb|gigs?|gigabytes?|g", 2.0 ** 30),
+             (r"tb|terabytes?|t", 2.0 ** 40)),
 }
 # a field's own unit, read from its name or description: the Chinese year (年) only as "in years" (（年）,
 # 年数) and the month as 月 in brackets or 月龄, never inside words such as 年龄 "age" or 年份 "year"
@@ -129,13 +133,11 @@ def field_unit(spec: FieldSpec) -> tuple[str, float] | None:
     return min(found)[1:] if found else None
 
 
-def said_unit(after: str) -> tuple[str, float] | None:
-    """(dimension, size) of the unit a number is said in ("2 hours", "两个小时", "90 mins", "20 lbs", 二十斤)."""
-    for dim, units in _UNITS.items():
-        for pattern, size in units:
-            if re.match(rf"^\s*个?\s*(?:{pattern})(?![A-Za-z])", after, re.I):
-                return dim, size
-    return None
+def said_units(after: str) -> list[tuple[str, float]]:
+    """(dimension, size) of each unit a number may be said in ("2 hours", "两个小时", "90 mins", "20 lbs",
+    二十斤; "16G" is gigabytes or grams: the field decides)."""
+    return [(dim, size) for dim, units in _UNITS.items() for pattern, size in units
+            if re.match(rf"^\s*个?\s*(?:{pattern})(?![A-Za-z])", after, re.I)]
 
 
 def percent_field(spec: FieldSpec) -> bool:
@@ -189,6 +191,7 @@ def field_words(spec: FieldSpec) -> tuple[frozenset[str], frozenset[str]]:
     zh = set()
     for run in re.findall(r"[\u3400-\u9fff]+", spec.description):
         zh |= {run[a:b] for a, b in zh_word_spans(run)}
+    zh |= {w[:2] for w in zh if len(w) >= 4} | {w[-2:] for w in zh if len(w) >= 4}  # 内存容量: 内存, 容量
     zh = {w for w in zh if w not in _GENERIC and len(w) > 1}
     for scale in _scales(spec):
         if scale.group(3):
@@ -242,17 +245,20 @@ def _measure(after: str, value: float, spec: FieldSpec, rivals: tuple[FieldSpec,
     if _PERCENT_SAID.match(after):
         return (value, True) if percent_field(spec) else None
     half = _HALF.match(after)
-    said = said_unit(after[half.end():] if half else after)
-    if said is None:
+    units = said_units(after[half.end():] if half else after)
+    if not units:
         return value, False
     own = field_unit(spec)
+    said = next((u for u in units if own is not None and u[0] == own[0]), units[0])
+    # "16G" is a weight in grams or memory in gigabytes: with both fields, only a word beside it names one
+    shared = any(u and u[0] != said[0] and u[0] in {d for d, _ in units} for u in map(field_unit, rivals))
     if own is not None and own[0] == said[0]:
         if not _nearest(said, spec, rivals):
             return None
         converted = (value + (0.5 if half else 0)) * said[1] / own[1]  # 一个半小时: 90 minutes
         # as a person would write it: whole for an integer field ("1,500 ft": 457 m), else to 2 decimals
-        return float(round(converted)) if spec.type == "integer" else round(converted, 2), True
-    if own is not None or any(u and u[0] == said[0] for u in map(field_unit, rivals)):
+        return float(round(converted)) if spec.type == "integer" else round(converted, 2), not shared
+    if own is not None or any(u and u[0] in {d for d, _ in units} for u in map(field_unit, rivals)):
         return None  # "20 kg" is no age; a weight field's number is none of this field's
     return value, False
 
@@ -272,6 +278,11 @@ def free_of_charge(text: str, spec: FieldSpec) -> tuple[int, int] | None:
             continue  # 免费停车
         return m.span()
     return None
+
+
+def _bound(c: Comparison) -> str | None:
+    return "low" if c.comparator in {Comparator.GT, Comparator.GTE} else "high" if c.comparator in {
+        Comparator.LT, Comparator.LTE} else None
 
 
 def count_conditions(text: str, spec: FieldSpec, rivals: tuple[FieldSpec, ...] = (),
@@ -325,8 +336,12 @@ def count_conditions(text: str, spec: FieldSpec, rivals: tuple[FieldSpec, ...] =
         found.append((kind == "eq" and not paid, Comparison(comparator=Comparator(kind), attribute=spec.name,
                                                             value=cast(value)), (start, end)))
     # a number with a comparison or a currency beats a bare one that only sits next to the field's word
-    # ("一晚一百块以内": 100, not the 一 of 一晚)
+    # ("一晚一百块以内": 100, not the 一 of 一晚); a lower and an upper bound both count ("longer than 90
+    # minutes but under 3 hours")
     for _, comparison, span in sorted(found, key=lambda x: x[0])[:1]:
+        other = next((x for x in found if _bound(x[1]) not in {None, _bound(comparison)}), None)
+        if other is not None and _bound(comparison) is not None:
+            return [comparison, other[1]], [span, other[2]]
         return [comparison], [span]
     free = free_of_charge(text, spec)
     if free:

@@ -21,7 +21,9 @@ KIND_NOUNS = frozenset({"style", "food", "cuisine", "dish", "meal", "type", "kin
                         "class", "version", "edition", "form", "format", "mode", "variety",
                         # kinds of works: 科幻小说 "science fiction novel", 诗集 "poetry anthology"
                         "novel", "book", "film", "movie", "song", "music", "story", "anthology", "collection",
-                        "genre", "literature"})
+                        "genre", "literature",
+                        # kinds of places: 山地 "mountain region", 林区 "forest area"
+                        "region", "area", "zone"})
 _DEMONYM_ENDINGS = ("", "n", "an", "ian", "ese", "ish", "i", "ean")
 
 
