@@ -192,3 +192,25 @@ TERRAIN = MetadataSchema.from_dict({
 ])
 def test_place_kinds_adjectives_and_postfix_negation(question, expected):
     assert conds(question, TERRAIN) == expected
+
+
+MAKERS = MetadataSchema.from_dict({
+    "document_contents": "Used cars. 二手车。",
+    "fields": [
+        {"name": "make", "type": "string", "description": "Brand. 品牌。", "values": ["byd", "tesla", "hp", "microsoft"]},
+        {"name": "amenities", "type": "list", "description": "Equipment. 配置。", "values": ["air_conditioning", "sunroof"]},
+    ]})
+
+
+@needs_dictionary
+@pytest.mark.parametrize(("question", "expected"), [
+    ("不要特斯拉和比亚迪", {("make", "nin", ("byd", "tesla"))}),  # "BYD Company": a maker's name
+    ("微软的", {("make", "eq", "microsoft")}),  # "Microsoft Corporation"
+    ("惠普的", {("make", "eq", "hp")}),  # "Hewlett-Packard": the value is its initials
+])
+def test_makers_names_in_chinese(question, expected):
+    assert conds(question, MAKERS) == expected
+
+
+def test_a_slashed_abbreviation():
+    assert conds("cars with A/C", MAKERS) == {("amenities", "contain", "air_conditioning")}

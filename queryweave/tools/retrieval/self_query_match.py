@@ -229,6 +229,9 @@ def _other_forms(text: str, slot: Slot, field: str, values: Sequence[str], value
     if slot.raw and (abbreviation(text[slot.start:slot.end], [w for w in words if w.isalpha()])
                      or (len(words) == 1 and numeronym(slot.raw, words[0]))):  # "APAC", "k8s"
         out.append(ValueHit(field, value, slot.start, slot.end, 1.0, "abbreviation"))
+    if len(words) == 1 and 2 <= len(words[0]) <= 4 and words[0].isalpha() and any(
+            len(alt) == len(words[0]) and "".join(w[0] for w in alt) == words[0].lower() for alt in slot.alts):
+        out.append(ValueHit(field, value, slot.start, slot.end, 1.0, "abbreviation"))  # 惠普 "Hewlett-Packard": `hp`
     joined = re.match(r"[A-Za-z]+(?:-[A-Za-z]+)+", text[slot.start:]) if slot.raw else None
     if joined and (slot.start == 0 or not text[slot.start - 1].isalnum()) and clipped_compound(joined.group(0), words):
         out.append(ValueHit(field, value, slot.start, slot.start + joined.end(), 1.0, "abbreviation"))  # "sci-fi"

@@ -15,7 +15,7 @@ from queryweave.tools.retrieval.self_query_words import plural, split_words, ste
 from queryweave.tools.understanding import zh_dictionary
 from queryweave.tools.understanding.value_glossary import zh_segments
 
-LATIN = re.compile(r"[A-Za-z0-9]+(?:[&+#][A-Za-z0-9]*)?")
+LATIN = re.compile(r"[A-Za-z](?:/[A-Za-z])+(?![A-Za-z0-9])|[A-Za-z0-9]+(?:[&+#][A-Za-z0-9]*)?")  # "A/C", "C++", "B&O"
 # function characters, never read for their content senses (和 "Japanese", 要 "important")
 # (numerals too: 一 "single" in 一晚 "a night"; numbers are read by the number rules)
 _FUNCTION_CHARS = frozenset("不要去来到从给把被让这那还才又很最更太等里吗呢吧呀啊哪些个们零〇一二两三四五六七八九十百千万") | {

@@ -23,7 +23,9 @@ KIND_NOUNS = frozenset({"style", "food", "cuisine", "dish", "meal", "type", "kin
                         "novel", "book", "film", "movie", "song", "music", "story", "anthology", "collection",
                         "genre", "literature",
                         # kinds of places: 山地 "mountain region", 林区 "forest area"
-                        "region", "area", "zone"})
+                        "region", "area", "zone",
+                        # a maker's name: 比亚迪 "BYD Company", 微软 "Microsoft Corporation"
+                        "company", "corporation", "brand"})
 _DEMONYM_ENDINGS = ("", "n", "an", "ian", "ese", "ish", "i", "ean")
 
 
@@ -71,7 +73,7 @@ def distinctive(seq: tuple[str, ...], content: list[int], owners: Counter, a: in
 def abbreviation(token: str, words: Sequence[str]) -> bool:
     """An all-caps token spelling a prefix of each of the value's words in turn ("APAC" for
     `asia_pacific`, "NA" for `north_america`, "B&O" for `bang-olufsen`); the value has two words or more."""
-    token = token.replace("&", "")  # "B&O" for `bang-olufsen`
+    token = token.replace("&", "").replace("/", "")  # "B&O" for `bang-olufsen`, "A/C" for `air_conditioning`
     if len(words) < 2 or len(token) < 2 or not token.isalpha() or not token.isupper():
         return False
 
