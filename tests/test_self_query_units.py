@@ -214,3 +214,52 @@ def test_makers_names_in_chinese(question, expected):
 
 def test_a_slashed_abbreviation():
     assert conds("cars with A/C", MAKERS) == {("amenities", "contain", "air_conditioning")}
+
+
+EVENTS = MetadataSchema.from_dict({
+    "document_contents": "City events. 城市活动。",
+    "fields": [
+        {"name": "event_type", "type": "string", "description": "Kind. 类别。", "values": ["concert", "theatre", "workshop"]},
+        {"name": "genre", "type": "string", "description": "Genre. 流派。", "values": ["rock", "pop", "jazz"]},
+        {"name": "area", "type": "string", "description": "Area. 城区。", "values": ["downtown", "harbour"]},
+        {"name": "tags", "type": "list", "description": "Tags. 标签。", "values": ["free_entry", "5g_coverage", "outdoor"]},
+        {"name": "ticket_price", "type": "integer", "description": "Lowest ticket price. 最低票价。"},
+        {"name": "duration_minutes", "type": "integer", "description": "Length in minutes. 时长（分钟）。"},
+        {"name": "month", "type": "integer", "description": "Month of the year, 1-12. 月份（1-12）。"},
+    ]})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("concerts in December", {("event_type", "eq", "concert"), ("month", "eq", 12)}),
+    ("workshops before June", {("event_type", "eq", "workshop"), ("month", "lt", 6)}),
+    ("outdoor events in July or August", {("tags", "contain", "outdoor"), ("month", "in", (7, 8))}),
+    ("十一月的演唱会", {("month", "eq", 11)}),
+    ("五月以后的", {("month", "gte", 5)}),
+    ("三个月内的", set()),  # a count of months is no month of the year
+    ("you may like these", set()),  # "may" the verb
+])
+def test_months_of_the_year(question, expected):
+    assert {c for c in conds(question, EVENTS) if c[0] in {"month", "event_type", "tags"}} == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("theater downtown", {("event_type", "eq", "theatre"), ("area", "eq", "downtown")}),  # one spelling
+    ("near the harbor", {("area", "eq", "harbour")}),
+    ("rock concerts, tickets 60 bucks max", {("genre", "eq", "rock"), ("event_type", "eq", "concert"),
+                                            ("ticket_price", "lte", 60)}),
+    ("超过两百块的不看", {("ticket_price", "lte", 200)}),  # a bound rejected: at most 200
+    ("一个半小时以内", {("duration_minutes", "lte", 90)}),
+    ("places with 5G coverage", {("tags", "contain", "5g_coverage")}),  # a value with a digit is no number
+])
+def test_spelling_bounds_after_the_number_and_values_with_digits(question, expected):
+    assert conds(question, EVENTS) == expected
+
+
+def test_free_goes_to_a_declared_free_value_not_the_price():
+    assert ("ticket_price", "eq", 0) not in conds("免费的展览", EVENTS)
+    assert ("ticket_price", "eq", 0) in conds("events with no ticket price to pay, no entry fee", EVENTS)
+
+
+@needs_dictionary
+def test_other_is_no_negation():
+    assert ("event_type", "ne", "concert") not in conds("不想看摇滚，还有别的音乐会吗", EVENTS)

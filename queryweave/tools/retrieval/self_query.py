@@ -85,13 +85,14 @@ def _check(c: Comparison, schema: MetadataSchema) -> tuple[Comparison | None, st
         return None, f"dropped unknown field {c.attribute!r}"
     value = c.value
     if spec.type in {"integer", "float"}:
-        try:
-            value = int(value) if spec.type == "integer" else float(value)
+        cast = int if spec.type == "integer" else float
+        try:  # one number, or a list of them for in / nin ("July or August": month in [7, 8])
+            value = [cast(v) for v in value] if isinstance(value, list) else cast(value)
         except (TypeError, ValueError):
             return None, f"dropped {c.attribute}={c.value!r}: not a number"
     elif c.comparator in _NUMERIC:
         return None, f"dropped {c.attribute} {c.comparator.value} {c.value!r}: a text field has no order"
-    if isinstance(value, list):
+    if isinstance(value, list) and spec.type not in {"integer", "float"}:
         bad = [v for v in value if not spec.allows(v)]
         if bad:
             return None, f"dropped {c.attribute}: unknown values {bad}"

@@ -22,7 +22,7 @@ _EN_CUE = re.compile(
     r"nothing|any(?:thing|where|\s+time|\s+\w+)?\s+but|but\s+not|rather\s+than|instead\s+of|skip(?:ping)?|avoid(?:ing)?)\b|"
     r"n[’']t\b", re.I)
 _ZH_CUE = re.compile(r"不是|不要|不含|不包括|不包含|不需要|不用|不看|不适合|排除|除了|除去|去掉|去除|非(?!常)|"
-                     r"(?<![特区类级分识性派告])别|没有|不(?![错同少仅过断久管但论然止到足超])")  # 不到 / 不足 / 不超过: amounts
+                     r"(?<![特区类级分识性派告])别(?![的人处样])|没有|不(?![错同少仅过断久管但论然止到足超])")  # 不到 / 不足 / 不超过: amounts
 _ZH_POST = re.compile(r"^\s*(?:[\u3400-\u9fff]?的?\s*(?:除外|以外|之外)|(?:[\u3400-\u9fff]?的\s*)?(?:不要|不算)|排除在外|"
                       r"[\u3400-\u9fff]?的?\s*(?:就)?(?:算了|免了|不考虑|不用了))")
 _BOUNDARY = re.compile(r"[,;.!?，。；！？:：]|\b(?:but|only|just|and\s+also)\b|但|只", re.I)

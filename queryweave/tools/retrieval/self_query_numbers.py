@@ -30,7 +30,7 @@ from queryweave.tools.retrieval.self_query_schema import FieldSpec
 from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 
 _EN_NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve".split()
-_NUMBER = (r"(半(?=个?(?:岁|年|小时|天|斤|公里|英里))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:\s*(?:k|万|千)(?![A-Za-z]))?|[零〇一二两三四五六七八九十百千万]{1,6}|"
+_NUMBER = (r"((?<!个)半(?=个?(?:岁|年|小时|天|斤|公里|英里))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:\s*(?:k|万|千)(?![A-Za-z]))?|[零〇一二两三四五六七八九十百千万]{1,6}|"
            r"\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine)\s+)?(?:hundred|thousand)\b|"
            r"\b(?:" + "|".join(_EN_NUMBERS) + r")\b)")
 _GENERIC = {"number", "count", "amount", "total", "valu", "of", "in", "per", "the", "数量", "数目", "个数", "总数", "数",
@@ -47,11 +47,12 @@ _BEFORE = [(r"(?:别|不要|不能|不可|不得)\s*(?:低于|少于|小于|不�
            (r"(?:fewer\s+than|less\s+than|under|below|slower\s+than|lower\s+than|smaller\s+than|shorter\s+than|lighter\s+than|younger\s+than|cheaper\s+than|少于|低于|不到|不足|小于|"
             r"慢于)\s*$", "lt")]
 # the field's word may come first: "3 bedrooms or more", 五年以上 (no numeral: 一晚一百以内 is 100 that is 以内)
-_BETWEEN = r"^\s*(?:(?:[A-Za-z\-]+\s*){1,3}|(?:(?![零〇一二两三四五六七八九十百千万])[\u3400-\u9fff]){1,3})?"
+_BETWEEN = r"^\s*(?:(?:[A-Za-z\-]+\s*){1,3}|(?:(?![零〇一二两三四五六七八九十百千万])[\u3400-\u9fff]){1,4})?"
 # 以上 / 以下 include the number in ordinary usage ("五年以上经验": five years or more)
 _AFTER = [(_BETWEEN + r"(?:or\s+more|\+|(?:or|and)\s+(?:higher|above|greater|better|up|over|older|longer|heavier|bigger|"
-                     r"larger|newer)|&\s*up|及?以上)", "gte"),
-          (_BETWEEN + r"(?:or\s+(?:fewer|less|below|lower|under|cheaper|younger|shorter|lighter|smaller)|及?以下|以内|之内)",
+                     r"larger|newer)|&\s*up|min(?:imum)?\b|at\s+least|及?以上)", "gte"),
+          (_BETWEEN + r"(?:or\s+(?:fewer|less|below|lower|under|cheaper|younger|shorter|lighter|smaller)|max(?:imum)?\b|tops\b|at\s+most|"
+                r"及?以下|以内|之内)",
            "lte"),
           (_BETWEEN + r"(?:还?不到|不足)", "lt")]  # 五百美元不到: under 500
 _RANGE_SEP = r"\s*(?:to|-|–|~|～|到|至|and)\s*"
@@ -93,6 +94,8 @@ _CURRENCY_AFTER = re.compile(r"^\s*(?:dollars?\b|bucks?\b|usd\b|eur(?:os?)?\b|rm
 
 _MONEY_BEFORE = re.compile(r"(?:budget|spend|预算|价格|价钱|价位|售价|花费|费用|花)\s*(?:of|is|at|about|around|:|：|在|是|为|大概|控制在)?\s*$", re.I)
 _COUNTED = re.compile(r"^\s*(?:只|个|位|本|辆|件|条|头|匹|张|台|瓶|杯|家|间|套|部|双|盒|箱|袋|棵|朵|次|名|人)")
+_REJECTED = re.compile(r"^\s*[\u3400-\u9fff]{0,2}?的?\s*(?:就)?(?:不看|不要|不考虑|不行|免了|算了|pass)", re.I)
+_FLIP = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt"}
 # nothing after the number (but a comparison) names a unit or a thing counted: "五百以上的", "under 30?"
 _BARE_END = re.compile(r"^\s*(?:及?以上|及?以下|以内|之内|or\s+(?:more|less|above|below|over|under|higher|lower))?\s*"
                        r"(?:的|左右|[,，。.!?？！;；]|$)", re.I)
@@ -263,9 +266,11 @@ def _measure(after: str, value: float, spec: FieldSpec, rivals: tuple[FieldSpec,
     return value, False
 
 
-def free_of_charge(text: str, spec: FieldSpec) -> tuple[int, int] | None:
+def free_of_charge(text: str, spec: FieldSpec, tagged: bool = False) -> tuple[int, int] | None:
     """Where the question asks for no charge on a field of money ("no adoption fee", "for free", 免费领养,
-    不收费): the span; "free parking" or 免费停车 (free of another thing) is not about the field."""
+    不收费): the span; "free parking" or 免费停车 (free of another thing) is not about the field. With
+    `tagged` (the schema declares a value such as `free_entry`), only words naming the field itself count
+    ("no entry fee"): a bare 免费的 is that value's."""
     if not money_field(spec):
         return None
     en, zh = field_words(spec)
@@ -274,6 +279,9 @@ def free_of_charge(text: str, spec: FieldSpec) -> tuple[int, int] | None:
         word = re.match(r"\s*([A-Za-z]+)", rest)
         if m.group("en") and not (word and stem(word.group(1)) in en):
             continue  # "free parking"
+        if tagged and not re.search(r"fee|cost|charge|price", m.group(0), re.I) \
+                and not (m.group("zh") and any(text[m.end():].startswith(w) for w in zh)):
+            continue
         if m.group("zh") and not (re.match(r"\s*(?:的|[,，。.!?？！;；]|$)", rest) or any(rest.startswith(w) for w in zh)):
             continue  # 免费停车
         return m.span()
@@ -286,7 +294,7 @@ def _bound(c: Comparison) -> str | None:
 
 
 def count_conditions(text: str, spec: FieldSpec, rivals: tuple[FieldSpec, ...] = (),
-                     lone_money: bool = False) -> tuple[list[Comparison], list[tuple[int, int]]]:
+                     lone_money: bool = False, free_tag: bool = False) -> tuple[list[Comparison], list[tuple[int, int]]]:
     """Conditions on the numeric field `spec` stated in `text`, and the spans they came from. `rivals`:
     the schema's other numeric fields (a unit nearer one of theirs is theirs); `lone_money`: `spec` is the
     schema's only field of money, which takes a bare number with a comparison and no unit ("五百以上的")."""
@@ -329,6 +337,8 @@ def count_conditions(text: str, spec: FieldSpec, rivals: tuple[FieldSpec, ...] =
             if cue:
                 kind, end = comp, m.end() + cue.end()
                 break
+        if kind != "eq" and _REJECTED.match(text[end:]):  # 超过两百块的不看: at most 200
+            kind = _FLIP[kind]
         bare = lone_money and kind != "eq" and not said and bool(_BARE_END.match(after)) \
             and not any(_names_field(after, text[:start], *field_words(r)) for r in rivals)  # "五百以上的", not "rated 8"
         if not said and not paid and not bare and not _names_field(after, text[:start], en, zh):
@@ -343,7 +353,7 @@ def count_conditions(text: str, spec: FieldSpec, rivals: tuple[FieldSpec, ...] =
         if other is not None and _bound(comparison) is not None:
             return [comparison, other[1]], [span, other[2]]
         return [comparison], [span]
-    free = free_of_charge(text, spec)
+    free = free_of_charge(text, spec, free_tag)
     if free:
         return [Comparison(comparator=Comparator.EQ, attribute=spec.name, value=cast(0))], [free]
     return [], []

@@ -17,6 +17,7 @@ from langchain_core.structured_query import Comparator, Comparison
 from queryweave.tools.common.numerals import number_value
 from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
 from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings, match_values
+from queryweave.tools.retrieval.self_query_months import month_conditions, month_field
 from queryweave.tools.retrieval.self_query_negation import negated
 from queryweave.tools.retrieval.self_query_numbers import count_conditions, money_field
 from queryweave.tools.retrieval.self_query_schema import FieldSpec, MetadataSchema
@@ -95,7 +96,8 @@ def year_field(schema: MetadataSchema) -> FieldSpec | None:
     a year ("vintage": "Vintage year of the wine. 年份。")."""
     ints = [f for f in schema.fields if f.type == "integer"]
     years = [f for f in ints if "year" in (w.lower() for w in split_words(f.name))]
-    described = [f for f in ints if re.search(r"\byear\b|年份", f.description, re.I)]
+    described = [f for f in ints if re.search(r"\byear\b|年份", f.description, re.I)
+                 and not re.search(r"\bmonth\b|\bday\b|月份", f"{' '.join(split_words(f.name))} {f.description}", re.I)]
     return next((f for f in years if f.name.lower() == "year"), (years or described or [None])[0])
 
 
@@ -191,15 +193,26 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
         found, where = _years(question, year)
         conds += found
         spans += where
-    numeric = tuple(f for f in schema.fields if f.type in {"integer", "float"} and f is not year)
+    month = month_field(schema)
+    if month and month is not year:
+        found, where = month_conditions(question, month)
+        conds += found
+        spans += where
+    numeric = tuple(f for f in schema.fields if f.type in {"integer", "float"} and f not in (year, month))
     money = [f for f in numeric if money_field(f)]
+    declared = [" ".join(split_words(v)) for f in schema.fields for v in f.values or []]
+    digit_values = [v for v in declared if re.search(r"\d", v) and re.search(r"[A-Za-z]", v)]
+    free_tag = any(v.lower().split()[0] == "free" for v in declared if v.strip())
     for spec, lone in [(f, False) for f in numeric] + [(f, True) for f in money[:1] if len(money) == 1]:
         if lone and any(c.attribute == spec.name for c in conds):
             continue  # a bare number ("五百以上的") is the only money field's when no other field took it
         free = question  # a year read above is no count
         for a, b in spans:
             free = free[:a] + " " * (b - a) + free[b:]
-        found, where = count_conditions(free, spec, tuple(f for f in numeric if f is not spec), lone)
+        for value in digit_values:  # "5G" is the value `5g`, no 5 gigabytes
+            for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", free, re.I):
+                free = free[:m.start()] + " " * (m.end() - m.start()) + free[m.end():]
+        found, where = count_conditions(free, spec, tuple(f for f in numeric if f is not spec), lone, free_tag)
         conds += found
         spans += where
     fields = [(f.name, f.values, _author_aliases(f)) for f in schema.fields

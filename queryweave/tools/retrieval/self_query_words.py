@@ -29,10 +29,18 @@ KIND_NOUNS = frozenset({"style", "food", "cuisine", "dish", "meal", "type", "kin
 _DEMONYM_ENDINGS = ("", "n", "an", "ian", "ese", "ish", "i", "ean")
 
 
+_BRITISH = ((re.compile(r"([^aeiou])re$"), r"\1er"), (re.compile(r"([a-z]{2,})our$"), r"\1or"),
+            (re.compile(r"([a-z]{3,})ise$"), r"\1ize"))  # theatre, harbour, organise: one spelling
+
+
 @lru_cache(maxsize=4096)
 def stem(word: str) -> str:
-    out = tokenize(word.lower(), stopwords=False)
-    return out[0] if out else word.lower()
+    """The Snowball stem, British and American spellings made one (theatre = theater, harbour = harbor)."""
+    w = word.lower()
+    for rx, to in _BRITISH if len(w) > 5 else ():
+        w = rx.sub(to, w)
+    out = tokenize(w, stopwords=False)
+    return out[0] if out else w
 
 
 def plural(word: str) -> str:
