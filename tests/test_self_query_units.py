@@ -263,3 +263,15 @@ def test_free_goes_to_a_declared_free_value_not_the_price():
 @needs_dictionary
 def test_other_is_no_negation():
     assert ("event_type", "ne", "concert") not in conds("不想看摇滚，还有别的音乐会吗", EVENTS)
+
+
+ACCESS = MetadataSchema.from_dict({
+    "document_contents": "Venues. 场馆。",
+    "fields": [{"name": "tags", "type": "list", "description": "Tags. 标签。",
+                "values": ["wheelchair_accessible", "parking_available", "pet_friendly", "late_night"]}]})
+
+
+@needs_dictionary
+def test_the_thing_a_predicate_value_is_about_names_it():
+    assert conds("坐轮椅能进的场子", ACCESS) == {("tags", "contain", "wheelchair_accessible")}
+    assert conds("venues with parking", ACCESS) == {("tags", "contain", "parking_available")}

@@ -43,6 +43,11 @@ def stem(word: str) -> str:
     return out[0] if out else w
 
 
+# a value's last word that says only how the thing before it stands (`wheelchair_accessible`, `parking_available`,
+# `breakfast_included`, `pet_friendly`): the thing alone names the value
+_PREDICATES = frozenset(stem(w) for w in ("friendly", "accessible", "available", "included", "required", "allowed",
+                                          "supported", "support", "compatible", "enabled", "ready", "optional"))
+
 def plural(word: str) -> str:
     """Plural -s/-es only: the inflection a declared spelling still allows ("LLMs" for "LLM"). A short
     lower-case word is left whole: "news", "has", "its", "bus" are no plurals of "new", "ha", "it", "bu"."""
@@ -144,6 +149,9 @@ def part_share(seq: tuple[str, ...], content: list[int], owners: Counter, part: 
                 return (1 + share) / 2  # the head word, and only this value has it
             if distinctive(seq, content, owners, j, j + n):
                 return (1 + share) / 2  # the words only this value has ("leave" of `leave_policy`)
+            if len(content) > 1 and seq[content[-1]] in _PREDICATES and [k for k in content if j <= k < j + n] \
+                    == content[:-1]:
+                return (1 + share) / 2  # the thing a predicate value is about: 轮椅 "wheelchair" of `wheelchair_accessible`
             return share if whole else None
     return None
 
