@@ -149,3 +149,24 @@ def test_no_sentence_ends_inside_a_code_span_or_a_value():
     assert split_sentences("Is it? Yes! It works; really.") == ["Is it?", "Yes!", "It works;", "really."]
     assert split_sentences('"Why?" He left.') == ['"Why?"', "He left."]
     assert split_sentences("能用吗?可以") == ["能用吗?", "可以"]  # an ASCII mark before Chinese still ends one
+
+
+def test_each_chunk_of_a_long_table_keeps_its_header():
+    from queryweave.tools.grounding.units import answer_units
+
+    rows = "\n".join(f"| `opt_{i}` | Description of option number {i}, long enough to fill | `{i}` |" for i in range(30))
+    text = f"# Config\n\nSome intro.\n\n| Setting | Description | Default |\n| --- | --- | --- |\n{rows}\n\nAfter it.\n"
+    chunks = chunk_text(text, max_chars=800)
+    inside = [c for c in chunks if "`opt_" in c.text]
+    assert len(inside) >= 3
+    assert all(c.text.startswith("| Setting | Description | Default |\n| --- |") for c in inside)
+    last = inside[-1].text
+    units = answer_units(last)
+    assert any(u.startswith("opt_29") and "Default: 29" in u for u in units)  # not read under another row's cells
+    assert not any("Setting | Description" in c.text for c in chunks if "`opt_" not in c.text)
+
+
+def test_a_chunk_that_starts_at_the_header_gets_no_second_one():
+    text = "# T\n\n" + "Intro sentence here. " * 60 + "\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n"
+    chunks = chunk_text(text, max_chars=800)
+    assert sum(c.text.count("| A | B |") for c in chunks) == 1

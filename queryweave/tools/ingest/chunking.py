@@ -86,6 +86,37 @@ def _splitter(max_chars: int, overlap: int, lang: str) -> RecursiveCharacterText
     )
 
 
+_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _table_heads(body: str, pieces: list[str]) -> list[str]:
+    """For each piece of `body`, the header and rule lines of the Markdown table it starts inside ("" when it
+    starts outside one, or at the table's own header): a long table cut into several chunks keeps its
+    columns in each, so a row reads "order_by — Description: Posts order; Default: -date", not under the
+    previous chunk's last row taken for a header."""
+    lines = body.splitlines()
+    starts, offset = [], 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line) + 1
+    out, start = [], -1
+    for piece in pieces:
+        found = body.find(piece, start + 1)
+        start = found if found >= 0 else start + 1
+        first = piece.lstrip().splitlines()[0] if piece.strip() else ""
+        k = max((i for i, s in enumerate(starts) if s <= start), default=0)
+        head = ""
+        if _ROW.match(first) and not _RULE.match(first) and k > 0 and _ROW.match(lines[k - 1]):
+            top = k
+            while top > 0 and _ROW.match(lines[top - 1]):
+                top -= 1
+            if top + 1 < len(lines) and _RULE.match(lines[top + 1]) and first.strip() != lines[top].strip():
+                head = f"{lines[top].strip()}\n{lines[top + 1].strip()}\n"
+        out.append(head)
+    return out
+
+
 def _fenced(body: str, pieces: list[str]) -> list[str]:
     """Pieces of `body` with their code fences balanced: a piece cut inside a fenced block reopens it with
     the block's own opening line ("```js") and one that ends inside it closes it, so every chunk reads as
@@ -137,7 +168,9 @@ def chunk_text(
             pieces = [whole]
         else:
             room = max(max_chars - len(head) - 2, max_chars // 2)
-            pieces = _fenced(body, _splitter(room, overlap, lang).split_text(body)) if body else []
+            raw = _splitter(room, overlap, lang).split_text(body) if body else []
+            pieces = [head_rows + piece for head_rows, piece in zip(_table_heads(body, raw), _fenced(body, raw),
+                                                                     strict=True)]
             if head:
                 pieces = [f"{head}\n\n{pieces[0]}" if pieces else head, *pieces[1:]]
         for piece in pieces:
