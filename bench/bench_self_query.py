@@ -18,6 +18,8 @@ Three labelled tuning sets and two held-out ones, one run:
               written blind during round 3, with integer fields other than years; scored once, then studied)
   jobs, movies, hotels, books, restaurants, cars  (40 queries each, written blind in rounds 4 and 5, with
               prices, ratings and counts; each scored once before it was studied)
+  wines, pets, laptops, trails, phones, events  (40 queries each, written blind in round 6, with units,
+              percentages, memory sizes and months; each scored once before it was studied)
 Rows: `query`, `lang`, `filter`: [[field, comparator, value], ...] (value a list for in/nin), optional
 `operator`: "or" between tags. A query counts as exact when the set of conditions (and the tag
 operator) equals the label.
