@@ -52,7 +52,7 @@ def _gap_ok(gap: str) -> bool:
 
 def _a_not_a(text: str, start: int, cue: str) -> bool:
     """The cue is the middle of a yes-no question ("有没有", "是不是", "要不要", "能不能"): no negation."""
-    if cue not in {"没有", "不是", "不要", "不用", "不"} and not cue.startswith("不"):
+    if cue != "没有" and not cue.startswith("不"):
         return False
     verb = "有" if cue == "没有" else text[start + 1:start + 2]
     return start > 0 and text[start - 1] == verb

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 from langchain_core.structured_query import Comparator, Comparison
 
@@ -130,7 +131,12 @@ def field_unit(spec: FieldSpec) -> tuple[str, float] | None:
     """(dimension, size in the dimension's base unit) of the unit a field is kept in, from its name's or
     description's words ("runtime_minutes", "in minutes", 分钟, "weight_kg", "（公里）"); the first one
     said; None when it names none."""
-    text = f"{' '.join(split_words(spec.name))} {spec.description}"
+    return _unit_of(f"{' '.join(split_words(spec.name))} {spec.description}")
+
+
+@lru_cache(maxsize=1024)
+def _unit_of(text: str) -> tuple[str, float] | None:
+    """`field_unit` of a field's name and description (cached: it is asked for each number and rival)."""
     found = [(m.start(), dim, size) for dim, units in _UNITS.items() for pattern, size in units
              for m in [re.search(_unit_pattern(pattern, True), text, re.I)] if m]
     return min(found)[1:] if found else None
