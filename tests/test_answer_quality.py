@@ -72,3 +72,17 @@ def test_a_question_about_something_the_corpus_never_names_is_declined(sample_ct
     out = graph.invoke({"question": "Redis 的持久化方式有哪些？"}, context=sample_ctx)
     assert out["abstained"] and out["missing_terms"] == ["Redis"] and out["citations"] == []
     assert "Redis" in out["answer"] and out["confidence"] == 0.0 and out["nearest"]
+
+
+@pytest.mark.slow
+def test_a_question_naming_an_acronym_the_corpus_spells_out_is_answered(sample_ctx):
+    """The sample corpus heads a section "Quality of service classes" and never writes "QoS": the question
+    is answered from that section with the feature (the default), declined as "nothing about QoS" without."""
+    from queryweave.graph.builder import graph
+
+    question = "Which Kubernetes QoS class is evicted first when a node runs short of resources?"
+    out = graph.invoke({"question": question}, context=replace(sample_ctx, features="clarify=off"))
+    assert not out.get("abstained") and "BestEffort" in out["answer"], out["answer"]
+    assert any("resources" in (c.get("source") or "") for c in out["citations"])
+    off = graph.invoke({"question": question}, context=replace(sample_ctx, features="clarify=off,name_forms=off"))
+    assert off["abstained"] and off["missing_terms"] == ["QoS"]

@@ -41,6 +41,7 @@ from queryweave.tools.grounding.coverage_gate import (
     SIMILARITY_MODEL,
 )
 from queryweave.tools.grounding.extractive import extract_answer
+from queryweave.tools.grounding.name_forms import written_otherwise
 from queryweave.tools.stores.embeddings import embedding_outage
 from queryweave.tools.understanding.glossary import cross_terms
 
@@ -134,6 +135,16 @@ def _evidence(doc: dict[str, Any]) -> str:
     return f"{doc.get('title') or ''}\n{doc.get('source') or ''}\n{doc.get('text') or ''}"
 
 
+def _unsupported(question: str, evidence: list[str], forms: bool) -> list[str]:
+    """The question's names that no passage of the evidence mentions, as written or (`forms`) otherwise
+    (`name_forms.written_otherwise`: "QoS" as "Quality of service")."""
+    apart = unsupported_names(question, evidence)
+    if not apart or not forms:
+        return apart
+    held = {t for text in evidence for t in tokenize(text)}
+    return [n for n in apart if not written_otherwise(n, held, evidence)]
+
+
 def _names_all(names: list[str], text: str) -> bool:
     """Whether `text` mentions every one of `names` (each name's tokens among the text's)."""
     held = set(tokenize(text))
@@ -219,8 +230,12 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     asked_names = set(question_names(asked))
     if ctx.feature("abstain"):
         bm25 = knowledge_base(ctx).bm25()
+        vocabulary = getattr(bm25.retriever, "vocab_dict", None) or {}
         missing = [n for n in missing_names(typed, bm25.knows) if n in asked_names]
-        if decisive(missing, typed) or unknown_names(missing, getattr(bm25.retriever, "vocab_dict", None) or {}):
+        if missing and ctx.feature("name_forms"):  # "QoS" spelt out, "CDN" as "CDNs", "TCP" in `tcpSocket`
+            texts = [_evidence(d) for d in docs]
+            missing = [n for n in missing if not written_otherwise(n, vocabulary, texts)]
+        if decisive(missing, typed) or unknown_names(missing, vocabulary):
             return out | abstention(question, docs, lang, missing)
     llm = get_chat_model(ctx.model_settings()) if backend != "rules" else None
     if llm is not None:
@@ -249,7 +264,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     if not ext.answer:
         return out | abstention(question, docs, lang, [])
     evidence = [_evidence(c) for c in ext.citations]
-    apart = unsupported_names(typed, evidence) if ctx.feature("abstain") else []
+    forms = ctx.feature("name_forms")
+    apart = _unsupported(typed, evidence, forms) if ctx.feature("abstain") else []
     lacking = apart if decisive(apart, typed) else unsupported_identifiers(typed, evidence) if apart else []
     holders = [d for d in docs if lacking and _names_all(lacking, _evidence(d))]
     # The chosen sentences lack the name asked about, but other retrieved passages name it (a Chinese
@@ -259,7 +275,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         again = extract_answer(question, holders, max_sentences=max_sent, embed=None if down else embedder(ctx))
         if again.answer and type_match(question, _MARK.sub("", again.answer)) > 0:  # and it holds the kind asked
             ext, evidence = again, [_evidence(c) for c in again.citations]
-            apart = unsupported_names(typed, evidence)
+            apart = _unsupported(typed, evidence, forms)
     absent = [n for n in apart if n in asked_names]
     if decisive(absent, typed):  # the chosen sentences come from pages that never name what was asked about
         return out | abstention(question, docs, lang, absent, in_corpus=True)

@@ -1,0 +1,112 @@
+"""A name the question writes one way and the corpus another: an acronym spelt out, a plural, a part of
+an identifier.
+
+The abstention checks (`coverage`) decline a question whose names the knowledge base never mentions.
+Documentation often writes the same thing otherwise:
+- an acronym spelt out: "QoS" in a page headed "Quality of service classes", "SSR" as "server-side
+  rendering", "HMR" as "Hot Module Replacement" (`expands`: words whose initials spell it, the words that
+  give its capitals content words, "of" / "and" free to give its lower-case letters or be skipped);
+- a plural: "CDN" in "browsers, CDNs and HTTP clients" (the index keeps "cdns" whole);
+- one part of an identifier: "TCP" in `tcpSocket`, "HTTP" in `httpGet` (the index lower-cases and keeps
+  the identifier whole): a part of a camelCase / snake_case identifier of the retrieved passages, or the
+  first part of an index token whose rest is a corpus word of four letters or more.
+No list of acronyms or names; written from these three forms, not fitted to any set.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from queryweave.tools.common.text import EN_STOPWORDS, tokenize
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_CONNECTIVES = frozenset({"of", "and", "for", "to", "on", "in", "the", "a", "as"})
+MIN_ACRONYM = 3
+MIN_PART = 4
+_COMPOUNDS: dict[tuple[int, int], dict[str, list[str]]] = {}
+
+
+def is_acronym(name: str) -> bool:
+    """Three to six letters, capitals but for inner lower-case ones ("QoS", "SSR", "HTTPS"; not "Vue")."""
+    return bool(re.fullmatch(r"[A-Z](?:[A-Za-z]){1,4}[A-Z]s?", name)) and len(name) >= MIN_ACRONYM \
+        and sum(c.isupper() for c in name) >= 2
+
+
+def expands(acronym: str, text: str) -> bool:
+    """Whether `text` spells `acronym` out: consecutive words whose initials are its letters (a trailing
+    plural "s" dropped), each capital given by a content word; a lower-case letter may be given by a
+    connective ("of" in "Quality of service"), and connectives between the words are skipped."""
+    letters = acronym[:-1] if acronym.endswith("s") and acronym[:-1].isupper() else acronym
+    if len(letters) < MIN_ACRONYM or not text:
+        return False
+    words = [m.group(0) for m in _WORD.finditer(text)]
+    first = letters[0].lower()
+    for start, word in enumerate(words):
+        if word[0].lower() == first and word.lower() not in EN_STOPWORDS and _spells(letters, 1, words, start + 1):
+            return True
+    return False
+
+
+def _spells(letters: str, i: int, words: list[str], j: int) -> bool:
+    """Whether words[j:] spell letters[i:] (see `expands`)."""
+    if i == len(letters):
+        return True
+    while j < len(words):
+        low = words[j].lower()
+        inner = 0 < i < len(letters) - 1  # a middle capital may come from a connective: "Time To Live"
+        if low[0] == letters[i].lower() and (letters[i].islower() or inner or low not in EN_STOPWORDS) \
+                and _spells(letters, i + 1, words, j + 1):
+            return True
+        if low not in _CONNECTIVES:
+            return False
+        j += 1  # a connective the acronym leaves out ("Department of Defense" = "DD")
+    return False
+
+
+def _compound_index(vocabulary: Collection[str]) -> dict[str, list[str]]:
+    """Vocabulary words by their first three letters (built once per vocabulary)."""
+    key = (id(vocabulary), len(vocabulary))
+    index = _COMPOUNDS.get(key)
+    if index is None:
+        index = {}
+        for word in vocabulary:
+            if len(word) >= 3 + MIN_PART and word.isalpha():
+                index.setdefault(word[:3], []).append(word)
+        if len(_COMPOUNDS) >= 4:
+            _COMPOUNDS.clear()
+        _COMPOUNDS[key] = index
+    return index
+
+
+def spelt_otherwise(token: str, vocabulary: Collection[str]) -> bool:
+    """Whether the corpus holds the index token `token` as a plural ("cdns") or as the first part of an
+    identifier whose rest is a corpus word ("tcpsocket" = "tcp" + "socket")."""
+    if not vocabulary or len(token) < 2:
+        return False
+    if token + "s" in vocabulary or token + "es" in vocabulary:
+        return True
+    if len(token) < 3 or not token.isalpha():
+        return False
+    return any(w.startswith(token) and len(w) - len(token) >= MIN_PART and w[len(token):] in vocabulary
+               for w in _compound_index(vocabulary).get(token[:3], ()))
+
+
+def written_otherwise(name: str, vocabulary: Collection[str], texts: list[str]) -> bool:
+    """Whether a name absent as written is in the corpus in another form: every index token of it spelt
+    otherwise in `vocabulary`, or (an acronym) spelt out in one of `texts` (the passages retrieved)."""
+    tokens = tokenize(name)
+    if tokens and all(t in vocabulary or spelt_otherwise(t, vocabulary) for t in tokens):
+        return True
+    if len(tokens) == 1 and any(tokens[0] in _identifier_parts(t) for t in texts):
+        return True
+    return is_acronym(name) and any(expands(name, t) for t in texts)
+
+
+_IDENT = re.compile(r"\b[a-z]+(?:[A-Z][a-z0-9]+)+\b|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b")
+_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+")
+
+
+def _identifier_parts(text: str) -> set[str]:
+    """The lower-cased parts of the camelCase and snake_case identifiers of `text` ("tcpSocket": tcp, socket)."""
+    return {p.lower() for m in _IDENT.finditer(text) for p in _CAMEL.findall(m.group(0)) if len(p) >= 2}
