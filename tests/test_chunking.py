@@ -151,6 +151,20 @@ def test_no_sentence_ends_inside_a_code_span_or_a_value():
     assert split_sentences("能用吗?可以") == ["能用吗?", "可以"]  # an ASCII mark before Chinese still ends one
 
 
+def test_no_sentence_ends_inside_a_title_or_a_short_quote_and_closing_marks_stay_with_their_sentence():
+    from queryweave.tools.common.text import split_sentences
+
+    album = "《卡拉OK.LIVE！‧台北‧我》是张雨生的第六张国语专辑。他在《CDTV×Sacas！》节目中第一次公开演唱。"
+    assert split_sentences(album) == ["《卡拉OK.LIVE！‧台北‧我》是张雨生的第六张国语专辑。",
+                                      "他在《CDTV×Sacas！》节目中第一次公开演唱。"]
+    quote = "他说：“吾无汗马劳，徒以际会得此。”这句话是什么意思？（见《宋史》。）下一句。"
+    assert split_sentences(quote) == ["他说：“吾无汗马劳，徒以际会得此。”", "这句话是什么意思？", "（见《宋史》。）", "下一句。"]
+    # a quote of several long sentences is still split, each piece keeping its marks
+    long = "“" + "这是一个很长的句子，" * 4 + "到此为止。" + "第二个很长的句子也在引号里面，" * 2 + "结束。”后文。"
+    pieces = split_sentences(long)
+    assert len(pieces) == 3 and pieces[1].endswith("结束。”") and pieces[2] == "后文。"
+
+
 def test_each_chunk_of_a_long_table_keeps_its_header():
     from queryweave.tools.grounding.units import answer_units
 

@@ -111,14 +111,34 @@ def zh_word_spans(text: str) -> list[tuple[int, int]]:
     return [(start, end) for _, start, end in _jieba().tokenize(text)]
 
 
+# Paired marks a sentence does not end inside: a title 《卡拉OK.LIVE！‧台北‧我》, a short quote or aside
+# “……。” （……。）; the end mark right before a closing one ends the sentence after it (“……。”).
+_PAIRED = re.compile(r"《[^《》\n]{1,80}》|「[^「」\n]{1,60}」|『[^『』\n]{1,60}』|“[^“”\n]{1,60}”|（[^（）\n]{1,60}）")
+_CLOSING = re.compile(r"[”’」』》）)]+")
+
+
 def split_sentences(text: str) -> list[str]:
-    """Sentences of mixed Chinese/English text (Chinese and Latin end punctuation, blank lines)."""
+    """Sentences of mixed Chinese/English text (Chinese and Latin end punctuation, blank lines); none ends
+    inside a code span, a book title 《…》 or a short quote or aside (`_PAIRED`), and closing marks stay
+    with the sentence they close."""
     code = [m.span() for m in _CODE_SPAN.finditer(text)]
+    paired = [(m.start(), m.end() - 1) for m in _PAIRED.finditer(text)]  # (opening, closing) offsets
     parts, start = [], 0
     for m in _SENT.finditer(text):
-        if m.end() > start and not any(a < m.start() < b for a, b in code):
-            parts.append(text[start:m.start()])
-            start = m.end()
+        cut, resume = m.start(), m.end()
+        if any(a < cut < b for a, b in code):
+            continue
+        inside = next(((a, b) for a, b in paired if a < cut <= b), None)
+        if inside and (text[inside[0]] == "《" or cut < inside[1]):
+            continue  # inside a title, or before the end of a quote or aside
+        closing = _CLOSING.match(text, cut)
+        if closing:  # "……。”这句话": the closing marks end the sentence with it
+            cut = resume = closing.end()
+            while resume < len(text) and text[resume].isspace():
+                resume += 1
+        if cut > start:
+            parts.append(text[start:cut])
+            start = resume
     parts = [p.strip() for p in [*parts, text[start:]] if p and p.strip()]
     out: list[str] = []
     for part in parts:  # "written by D. Richard Hipp", "e.g. The": an initial or abbreviation ends no sentence
