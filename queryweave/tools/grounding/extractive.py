@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from queryweave.tools.common.text import detect_language, tokenize
-from queryweave.tools.grounding.fields import asked_field, field_answer
+from queryweave.tools.grounding.fields import ASKS_DEFAULT_OTHERWISE, asked_field, field_answer
 from queryweave.tools.grounding.units import CODE_PREFIX, TICKS, render, sectioned_units
 from queryweave.tools.grounding.units import (
     answer_units as answer_units,  # re-exported: callers import it here
@@ -33,7 +33,8 @@ from queryweave.tools.understanding.glossary import cross_terms
 Embed = Callable[[list[str]], Any]  # texts -> (n, d) normalised vectors; the question is texts[0]
 
 # Questions whose answer is a number or a value ("默认是多少", "how many", "what is the default").
-_ASKS_VALUE = re.compile(r"多少|几个|几秒|多大|多长|默认|上限|哪个版本|什么版本|哪一版|how (?:many|much|long|large)|\bdefault\b|"
+_ASKS_VALUE = re.compile(ASKS_DEFAULT_OTHERWISE + r"|多少|几个|几秒|多大|多长|默认|上限|哪个版本|什么版本|哪一版|"
+                         r"how (?:many|much|long|large)|\bdefault\b|"
                          r"\bmaximum\b|\bminimum\b|\blimit\b|\bsize\b|\bvalue\b|\bwhich (?:version|release)\b", re.I)
 # Questions that ask for a command or code, where a code block is an answer and not noise.
 _ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\bcode\b|\bexample\b|\bsnippet\b|"
@@ -72,6 +73,7 @@ class ExtractiveAnswer:
     rendered: list[str] = field(default_factory=list)  # the rendered units the answer is made of, in order
     similarity: float | None = None  # the embedding cosine of the question and its closest chosen unit
     margin: float | None = None  # how far the best unit's score is ahead of the runner-up's (share of the best)
+    field: bool = False  # a chosen unit is a field line stating the asked attribute of the setting asked about
 
 
 def _idf(unit_tokens: list[set[str]]) -> dict[str, float]:
@@ -273,7 +275,10 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
                   if cosines is not None else None)
     runner_up = next((x[0] for x in scored[1:] if x[5] != scored[0][5]), 0.0)
     margin = (best - runner_up) / best if best > 0 else None
-    return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered, similarity, margin)
+    index = {(c[0], c[1]): i for i, c in enumerate(cands)}
+    answered_by_field = any(fields[index[(c[2], c[3])]] for c in chosen if (c[2], c[3]) in index)
+    return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered, similarity, margin,
+                            answered_by_field)
 
 
 _LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./:-]*[A-Za-z0-9]")

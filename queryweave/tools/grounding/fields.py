@@ -22,9 +22,19 @@ from queryweave.tools.understanding.glossary import cross_terms
 # "**Default:** x", "**Default**: x", "Default: x", "**默认值：** x"; the label at most 24 characters
 _FIELD = re.compile(r"^(?:\*\*|__)?([^\s:：*`_][^:：*`\n]{0,23}?)\s*(?:(?:\*\*|__)\s*[:：]|[:：]\s*(?:\*\*|__)?)\s*(\S.*)$")
 FIELD_CHARS = 160  # a longer line is prose that starts with a label ("Note: …"), not a field
+# How users ask for a default without the word: "if I don't configure anything", "out of the box", "with no
+# port flag", "didn't set build.lib.formats", "什么都不配", "不指定" (written from the language, no set's questions).
+ASKS_DEFAULT_OTHERWISE = (
+    r"\bif (?:i|we|you) (?:do not|don['’]t|didn['’]t|did not|never|haven['’]t|have not) (?:configure|set|change|touch|"
+    r"specify|pass|override|customi[sz]e|provide)\b|\bout of the box\b|\bwithout (?:any |a )?(?:config(?:uration)?|"
+    r"configuring|setting|changing|touching|specifying|passing|flags?|options?)\b|\b(?:didn['’]t|did not|haven['’]t|"
+    r"have not|never) (?:set|configured|configure|changed|change|specified|specify|passed|pass)\b|"
+    r"\bleft (?:unset|untouched|alone)\b|\bno (?:\w+ ){0,2}(?:flags?|config(?:uration)?)\b|"
+    r"不改|不指定|不传|没设置|没有设置|不设|什么都不|开箱|不做(?:任何)?配置|没改|没有改|未设置|未配置|未指定")
 # attribute: (the question asks for it, a label that states it)
 LABELS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
-    "default": (re.compile(r"\bdefaults?\b|\bby default\b|\bunless\b|默认|缺省|不设置|不配置|没有配置|没配置", re.I),
+    "default": (re.compile(r"\bdefaults?\b|\bby default\b|\bunless\b|默认|缺省|不设置|不配置|没有配置|没配置|"
+                           + ASKS_DEFAULT_OTHERWISE, re.I),
                 re.compile(r"^(?:default(?: value)?|defaults|默认值?|缺省值?)$", re.I)),
     "version": (re.compile(r"\b(?:which|what|minimum|least)\b[^?？]{0,40}\bversions?\b|\bsince (?:which|what)\b|"
                            r"哪个版本|什么版本|哪一版|至少.{0,12}版本|版本.{0,6}(?:要求|开始)", re.I),
