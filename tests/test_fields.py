@@ -191,3 +191,17 @@ def test_the_coverage_cut_keeps_an_answer_read_from_a_field_line(tmp_path, monke
     assert not kept["abstained"] and "4173" in kept["answer"], kept["answer"]
     declined = run_question(replace(ctx, features="clarify=off,field_keeps=off"), question, "field-keeps-off")
     assert declined["abstained"]
+
+
+def test_which_option_is_answered_with_the_heading_the_sentence_stands_under():
+    """"Set to `true` to exit …" names no option (a literal is no name), and the next section's type line is
+    about another option: the answer shows the heading it stands under."""
+    page = ("# Server Options\n\n## server.port\n\n- **Type:** `number`\n- **Default:** `5173`\n\nSpecify server port. "
+            "If the port is already used, the next free port is tried.\n\n## server.strictPort\n\n- **Type:** `boolean`\n"
+            "- **Default:** `false`\n\nSet to `true` to exit if port is already in use, instead of automatically "
+            "trying the next available port.\n\n## server.https\n\n- **Type:** `https.ServerOptions`\n\nEnable TLS.\n")
+    docs = [{"chunk_id": "s", "source": "config/server-options.md", "title": "Server Options", "text": page}]
+    answer = extract_answer("Which server option makes the dev server exit instead of trying the next "
+                            "available port when the port is already in use?", docs).answer
+    assert "server.strictPort — Set to true to exit" in answer, answer
+    assert "https.ServerOptions" not in answer

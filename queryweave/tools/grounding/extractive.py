@@ -294,7 +294,12 @@ def _states(unit: str, kind: str, asked: set[str]) -> bool:
     if kind == "value":
         return bool(_DIGIT.search(unit))
     names = [m.group(0).strip("`") for m in _IDENTIFIER.finditer(unit)] + [m.group(1) for m in _QUOTED.finditer(unit)]
-    return any((toks := set(tokenize(n))) and not toks <= asked for n in names)
+    return any((toks := set(tokenize(n))) and not toks <= asked and n.strip().lower() not in _LITERALS for n in names)
+
+
+# Literal values and type keywords of code: "Set to `true` to exit …" names no option, "`boolean`" no setting.
+_LITERALS = frozenset("true false null undefined none nil boolean bool string str number int integer float "
+                      "object array any void".split())
 
 
 def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, question: str,
@@ -304,7 +309,8 @@ def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, quest
     after it, else the one before ("FastAPI 为每个路径操作使用一个唯一 ID…" then "…通过
     `generate_unique_id_function` 参数传给 FastAPI"). When no neighbour holds a name asked for and the
     unit stands under a heading that is one ("### readonly": "When enabled, the cache will only be read
-    …"), the heading is shown before it, as a field line's is. Else nothing is added."""
+    …"), the heading is shown before it, as a field line's is. Else nothing is added. A neighbour counts only
+    under the unit's own heading, and a literal (`true`, `boolean`) is no name."""
     taken = {(c[2], c[3]) for c in chosen}
     asked = set(tokenize(question))
     out = []
@@ -315,6 +321,8 @@ def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, quest
                 text = units.get((d, near))
                 if text is None or (d, near) in taken or text in pieces or not _states(text, kind, asked):
                     continue
+                if headings is not None and headings.get((d, near)) != headings.get((d, u)):
+                    continue  # a neighbour under another heading is about another thing (the next option)
                 pieces = (*pieces, text) if near > u else (text, *pieces)
                 taken.add((d, near))
                 after = units.get((d, near + 1))
