@@ -300,3 +300,26 @@ def test_a_unit_ending_in_a_colon_at_a_passage_end_borrows_what_follows_from_an_
     assert _continuations([cut], ["build.md"]) == {}
     # another page that says "Run the following:" lends nothing to this one
     assert ("build.md", "Run the following:") not in _continuations([cut, whole], ["build.md", "deploy.md"])
+
+
+def test_a_code_line_writing_the_setting_asked_about_is_no_noise() -> None:
+    page = ("# Troubleshooting\n\n## Dev server crashes with ENOSPC\n\nLinux has a default limit of around 8,192 file "
+            "watchers, and a large project can exceed it.\n\nIncrease the system file watcher limit:\n\n```shell\n"
+            "$ sudo sysctl fs.inotify.max_user_watches=524288\n```\n\nThe watcher then sees every file of the project.\n")
+    docs = [{"chunk_id": "t", "source": "guide/troubleshooting.md", "title": "Troubleshooting", "text": page}]
+    asked = extract_answer("What value do the docs suggest for fs.inotify.max_user_watches?", docs).answer
+    assert "524288" in asked, asked
+    assert asked.count("sudo sysctl") == 1, asked  # shown once, not again after the colon that introduces it
+    # a question naming no setting still prefers words to a bare code line
+    plain = extract_answer("Why does the dev server crash on Linux with too many files?", docs).answer
+    assert plain.startswith("Linux has a default limit of around 8,192"), plain
+
+
+def test_a_code_line_writing_the_setting_asked_about_answers_a_value_question() -> None:
+    page = ("# Troubleshooting\n\nLinux allows around 8,192 watched files per user by default, and a large project "
+            "can exceed that value.\n\n```shell\n$ sudo sysctl fs.inotify.max_user_watches=524288\n```\n\nRestart the dev server "
+            "afterwards.\n")
+    docs = [{"chunk_id": "t", "source": "guide/troubleshooting.md", "title": "Troubleshooting", "text": page}]
+    question = "Which value should fs.inotify.max_user_watches be raised to for a large project?"
+    asked = extract_answer(question, docs, max_sentences=1)  # the best unit alone
+    assert "524288" in asked.answer, asked.answer

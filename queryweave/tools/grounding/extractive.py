@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from queryweave.tools.common.text import detect_language, tokenize
+from queryweave.tools.grounding.coverage import question_names
 from queryweave.tools.grounding.fields import ASKS_DEFAULT_OTHERWISE, asked_field, field_answer
 from queryweave.tools.grounding.units import CODE_PREFIX, TICKS, render, sectioned_units
 from queryweave.tools.grounding.units import (
@@ -54,6 +55,7 @@ _IDENTIFIER = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+
 _DIGIT = re.compile(r"\d")
 _WORDY = re.compile(r"[^\W_]")
 _WHICH = re.compile(r"\bwhich\b|哪个|哪一个|哪种|哪一种|哪条|哪项", re.I)  # a question that asks for a name
+_SETTING_NAME = re.compile(r"_|[a-z][A-Z]|[A-Za-z]\.[A-Za-z]")  # max_connections, keepaliveTime, fs.inotify.x
 _NAME_HEADING = re.compile(r"[A-Za-z_$@.-][\w$@./:-]*")  # a heading that is a name: "readonly", "output.distPath"
 _QUOTED = re.compile(r"[“「『\"]([^”」』\"\n]{2,40})[”」』\"]")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
@@ -140,6 +142,9 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     q_cross = {t: cross_terms({t}) for t in q_tokens}
     asks_value = bool(_ASKS_VALUE.search(question))
     asks_code = bool(_ASKS_CODE.search(question))
+    # the settings the question names (`fs.inotify.max_user_watches`, `max_connections`): a code line that
+    # writes one ("sudo sysctl fs.inotify.max_user_watches=524288") is no noise
+    settings = {t for n in question_names(question) if _SETTING_NAME.search(n) for t in tokenize(n)}
     asks_identifier = bool(_ASKS_IDENTIFIER.search(question))
     cands: list[tuple[int, int, str, set[str]]] = []
     windows: list[str] = []
@@ -218,7 +223,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         score = ((1 - w_sem) * ranked + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
         if other_language and langs[i] != q_lang and not unit.startswith(CODE_PREFIX):
             score *= OTHER_LANGUAGE  # the knowledge base speaks the question's language: answer in it first
-        if unit.startswith(CODE_PREFIX) and not asks_code:
+        if unit.startswith(CODE_PREFIX) and not asks_code and not (settings and settings <= toks):
             score *= 0.5  # a bare code line rarely answers a question in words
         elif asks_value and ranked > 0 and _DIGIT.search(unit):
             score *= 1.15  # the question wants a value and this unit states one
@@ -244,6 +249,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             seen.add(own)
             continue
         if any(is_translation(item[4], c[4]) for c in chosen):  # the same sentence in the other language
+            continue
+        if any(p in c[4] for c in chosen for p in item[4]):  # shown already, as what a colon introduces
             continue
         seen.update(k for k in (own, lead) if k)
         chosen.append(item)
