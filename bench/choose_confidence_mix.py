@@ -46,6 +46,10 @@ def candidates(f: dict[str, float], question: str = "") -> dict[str, float]:
             out[f"chosen mix +{w} similarity"] = out["no grounded +0.2 margin -0.2 names"] + w * sim
             for e in (0.1, 0.2):
                 out[f"chosen mix +{w} similarity -{e} explain"] = out[f"chosen mix +{w} similarity"] - e * explain
+            # the similarity as evidence where the words do not match: weighed by the share of the question's
+            # words the chosen units lack (a paraphrased question), little where they are copied
+            out[f"chosen mix +{w} similarity x (1 - coverage)"] = (out["no grounded +0.2 margin -0.2 names"]
+                                                                   + w * sim * (1.0 - cov))
     return out
 
 

