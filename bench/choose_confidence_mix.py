@@ -17,15 +17,18 @@ answer to an unanswerable question is wrong. Nothing here is fitted beyond picki
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
 from queryweave.eval.answers import auroc, contains_gold
+from queryweave.tools.common.text import detect_language
 from queryweave.tools.grounding.confidence import asks_explanation
 
 
-def candidates(f: dict[str, float], question: str = "") -> dict[str, float]:
-    """Candidate confidences from one answer's features (and its question, for `explain`)."""
+def candidates(f: dict[str, float], question: str = "", answer: str = "") -> dict[str, float]:
+    """Candidate confidences from one answer's features (and its question, for `explain`, and answer)."""
+    same = float(not answer or detect_language(answer) == detect_language(question))
     cov, agree, grounded = min(1.0, f.get("coverage", 0.0)), f.get("agreement", 0.0), f.get("grounded", 0.0)
     rel, margin, names = f.get("relevance", 0.0), f.get("margin", 0.0) or 0.0, f.get("names_missing", 0.0) or 0.0
     gen = 0.6 * cov + 0.4 * agree
@@ -50,6 +53,9 @@ def candidates(f: dict[str, float], question: str = "") -> dict[str, float]:
             # words the chosen units lack (a paraphrased question), little where they are copied
             out[f"chosen mix +{w} similarity x (1 - coverage)"] = (out["no grounded +0.2 margin -0.2 names"]
                                                                    + w * sim * (1.0 - cov))
+            # the same, only for an answer in the question's language (across languages few words match anyway)
+            out[f"chosen mix +{w} similarity x (1 - coverage), same language"] = (
+                out["no grounded +0.2 margin -0.2 names"] + w * sim * (1.0 - cov) * same)
     return out
 
 
@@ -66,7 +72,7 @@ def main(paths: list[str]) -> int:
         labels = [bool(r["gold"]) and contains_gold(r["answer"], r["gold"]) for r in rows]
         if len(rows) < 10 or len(set(labels)) < 2:
             continue
-        scored = [candidates(r["features"], r["question"]) for r in rows]
+        scored = [candidates(r["features"], r["question"], re.sub(r"\[\d+\]", "", r["answer"])) for r in rows]
         sets[Path(path).stem] = {k: auroc([c[k] for c in scored], labels) or 0.5 for k in scored[0]}
     if len(sets) < 2:
         print("need two or more items files with right and wrong answers")
