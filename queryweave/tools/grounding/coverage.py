@@ -109,42 +109,42 @@ def decisive(absent: list[str], question: str) -> bool:
 MIN_FUZZY_LENGTH = 5
 _JOINS = re.compile(r"[-./_]+")
 _RUN = re.compile(r"[^\W_]{3,}")
-_BUCKETS: dict[tuple[int, int], dict[tuple[str, int], list[str]]] = {}
+_CACHE: dict[tuple[str, int, int], object] = {}
+
+
+def per_vocabulary(kind: str, vocabulary: Collection[str], build: Callable[[Collection[str]], object]) -> object:
+    """`build(vocabulary)` computed once per vocabulary (an index's token dict) and `kind`; the last few kept."""
+    key = (kind, id(vocabulary), len(vocabulary))
+    if key not in _CACHE:
+        if len(_CACHE) >= 12:
+            _CACHE.clear()
+        _CACHE[key] = build(vocabulary)
+    return _CACHE[key]
+
+
+def _buckets(vocabulary: Collection[str]) -> dict[tuple[str, int], list[str]]:
+    out: dict[tuple[str, int], list[str]] = {}
+    for word in vocabulary:
+        out.setdefault((word[:1], len(word)), []).append(word)
+    return out
 
 
 def _near_spellings(token: str, vocabulary: Collection[str]) -> list[str]:
     """The vocabulary words that could be within difflib ratio 0.8 of `token` and share its first letter
     (a ratio of 0.8 needs lengths within 2:3; misspellings rarely touch the first letter): a handful
     instead of the whole vocabulary, from length buckets built once per vocabulary."""
-    key = (id(vocabulary), len(vocabulary))
-    buckets = _BUCKETS.get(key)
-    if buckets is None:
-        buckets = {}
-        for word in vocabulary:
-            buckets.setdefault((word[:1], len(word)), []).append(word)
-        if len(_BUCKETS) >= 4:
-            _BUCKETS.clear()
-        _BUCKETS[key] = buckets
+    buckets = per_vocabulary("buckets", vocabulary, _buckets)
     n = len(token)
     return [w for size in range(-(-2 * n // 3), 3 * n // 2 + 1) for w in buckets.get((token[:1], size), ())]
-
-
-_PARTS: dict[tuple[int, int], set[str]] = {}
 
 
 def _parts_of(vocabulary: Collection[str]) -> set[str]:
     """The parts of the vocabulary's compound tokens ("tsconfig.node.json", "typescriptlang.org/tsconfig#x"
     hold "tsconfig"), built once per vocabulary: a name written inside a file name, a URL or a dotted path
     is one the corpus has seen."""
-    key = (id(vocabulary), len(vocabulary))
-    parts = _PARTS.get(key)
-    if parts is None:
-        parts = {p for word in vocabulary if _JOINS.search(word) or "#" in word
-                 for piece in re.split(r"[-./_#:]+", word) for p in tokenize(piece)}
-        if len(_PARTS) >= 4:
-            _PARTS.clear()
-        _PARTS[key] = parts
-    return parts
+    return per_vocabulary("parts", vocabulary, lambda v: {
+        p for word in v if _JOINS.search(word) or "#" in word for piece in re.split(r"[-./_#:]+", word)
+        for p in tokenize(piece)})
 
 
 def unknown_names(absent: list[str], vocabulary: Collection[str]) -> list[str]:
@@ -203,4 +203,10 @@ def unsupported_identifiers(question: str, passages: list[str]) -> list[str]:
     not identifiers) that no passage of the evidence mentions. An answer that never names the setting
     or function asked about is about another one ("keepaliveTime" answered with maxLifetime's row)."""
     texts = [set(tokenize(p)) for p in passages]
-    return [name for name in question_names(question) if _SETTING.search(name) and not _mentions(name, texts)]
+    return [name for name in setting_names(question) if not _mentions(name, texts)]
+
+
+def setting_names(question: str) -> list[str]:
+    """The question's names that are settings or functions (`max_connections`, `keepaliveTime`,
+    `fs.inotify.max_user_watches`), not product names ("HikariCP")."""
+    return [name for name in question_names(question) if _SETTING.search(name)]

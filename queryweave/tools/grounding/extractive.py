@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from queryweave.tools.common.text import detect_language, tokenize
-from queryweave.tools.grounding.coverage import question_names
+from queryweave.tools.grounding.coverage import setting_names
 from queryweave.tools.grounding.fields import ASKS_DEFAULT_OTHERWISE, asked_field, field_answer
 from queryweave.tools.grounding.units import CODE_PREFIX, TICKS, render, sectioned_units
 from queryweave.tools.grounding.units import (
@@ -55,7 +55,6 @@ _IDENTIFIER = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+
 _DIGIT = re.compile(r"\d")
 _WORDY = re.compile(r"[^\W_]")
 _WHICH = re.compile(r"\bwhich\b|哪个|哪一个|哪种|哪一种|哪条|哪项", re.I)  # a question that asks for a name
-_SETTING_NAME = re.compile(r"_|[a-z][A-Z]|[A-Za-z]\.[A-Za-z]")  # max_connections, keepaliveTime, fs.inotify.x
 _NAME_HEADING = re.compile(r"[A-Za-z_$@.-][\w$@./:-]*")  # a heading that is a name: "readonly", "output.distPath"
 _QUOTED = re.compile(r"[“「『\"]([^”」』\"\n]{2,40})[”」』\"]")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
@@ -144,7 +143,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     asks_code = bool(_ASKS_CODE.search(question))
     # the settings the question names (`fs.inotify.max_user_watches`, `max_connections`): a code line that
     # writes one ("sudo sysctl fs.inotify.max_user_watches=524288") is no noise
-    settings = {t for n in question_names(question) if _SETTING_NAME.search(n) for t in tokenize(n)}
+    settings = {t for n in setting_names(question) for t in tokenize(n)}
     asks_identifier = bool(_ASKS_IDENTIFIER.search(question))
     cands: list[tuple[int, int, str, set[str]]] = []
     windows: list[str] = []
@@ -282,8 +281,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
                   if cosines is not None else None)
     runner_up = next((x[0] for x in scored[1:] if x[5] != scored[0][5]), 0.0)
     margin = (best - runner_up) / best if best > 0 else None
-    index = {(c[0], c[1]): i for i, c in enumerate(cands)}
-    answered_by_field = any(fields[index[(c[2], c[3])]] for c in chosen if (c[2], c[3]) in index)
+    answered_by_field = any(fields[where[(c[2], c[3])]] for c in chosen if (c[2], c[3]) in where)
     return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered, similarity, margin,
                             answered_by_field)
 

@@ -19,12 +19,12 @@ import re
 from collections.abc import Collection
 
 from queryweave.tools.common.text import EN_STOPWORDS, tokenize
+from queryweave.tools.grounding.coverage import per_vocabulary
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _CONNECTIVES = frozenset({"of", "and", "for", "to", "on", "in", "the", "a", "as"})
 MIN_ACRONYM = 3
 MIN_PART = 4
-_COMPOUNDS: dict[tuple[int, int], dict[str, list[str]]] = {}
 
 
 def is_acronym(name: str) -> bool:
@@ -64,18 +64,12 @@ def _spells(letters: str, i: int, words: list[str], j: int) -> bool:
     return False
 
 
-def _compound_index(vocabulary: Collection[str]) -> dict[str, list[str]]:
-    """Vocabulary words by their first three letters (built once per vocabulary)."""
-    key = (id(vocabulary), len(vocabulary))
-    index = _COMPOUNDS.get(key)
-    if index is None:
-        index = {}
-        for word in vocabulary:
-            if len(word) >= 3 + MIN_PART and word.isalpha():
-                index.setdefault(word[:3], []).append(word)
-        if len(_COMPOUNDS) >= 4:
-            _COMPOUNDS.clear()
-        _COMPOUNDS[key] = index
+def _by_first_letters(vocabulary: Collection[str]) -> dict[str, list[str]]:
+    """Vocabulary words long enough to be a name plus a part, by their first three letters."""
+    index: dict[str, list[str]] = {}
+    for word in vocabulary:
+        if len(word) >= 3 + MIN_PART and word.isalpha():
+            index.setdefault(word[:3], []).append(word)
     return index
 
 
@@ -89,7 +83,7 @@ def spelt_otherwise(token: str, vocabulary: Collection[str]) -> bool:
     if len(token) < 3 or not token.isalpha():
         return False
     return any(w.startswith(token) and len(w) - len(token) >= MIN_PART and w[len(token):] in vocabulary
-               for w in _compound_index(vocabulary).get(token[:3], ()))
+               for w in per_vocabulary("compounds", vocabulary, _by_first_letters).get(token[:3], ()))
 
 
 def written_otherwise(name: str, vocabulary: Collection[str], texts: list[str]) -> bool:
