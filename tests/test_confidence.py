@@ -115,6 +115,9 @@ def test_an_example_the_question_gives_is_not_a_name_it_asks_about():
     assert question_names("What hash does Widget put in file names (e.g. main.a1b2c3.css) by default?") == ["Widget"]
     assert question_names("Which flag loads a mode file, for example env.staging, in Widget?") == ["Widget"]
     assert question_names("文件名里的 hash（比如 main.a1b2.js）默认用什么格式？") == ["hash"]
+    # names given as a kind ("zh_CN.ts、en_US.ts 这种形式") are the user's example too
+    assert question_names("语言文件想命名成 zh_CN.ts、en_US.ts 这种下划线的形式，Widget 里哪个配置项能改分隔符？") == ["Widget"]
+    assert question_names("Widget 的 cacheKey 这类参数有默认值吗？") == ["Widget"]
     # "such as" often introduces the very thing asked about: its names stay
     assert question_names("Does Widget support plugins such as PersistPlugin?") == ["Widget", "PersistPlugin"]
 

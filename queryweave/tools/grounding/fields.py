@@ -43,6 +43,13 @@ LABELS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
              re.compile(r"^(?:type|类型)$", re.I)),
 }
 SUBJECT_SHARE = 0.5  # at least this share of the heading's words in the question: the section is its subject
+# "I set cacheKey but didn't configure cacheTime", "没配 cacheTime", "without passing `wait`": the setting left
+# unset is the one whose default is asked (the verbs of ASKS_DEFAULT_OTHERWISE followed by a name)
+_NAME = r"`?([A-Za-z_$@][\w.$@/-]*[\w$])`?"
+_UNSET = re.compile(r"\b(?:didn['’]t|did not|don['’]t|do not|never|haven['’]t|have not|without)\s+(?:set(?:ting)?|"
+                    r"configur(?:e|ed|ing)|pass(?:ed|ing)?|specif(?:y|ied|ying)|chang(?:e|ed|ing)|overrid(?:e|ing)|"
+                    r"provid(?:e|ed|ing))?\s*(?:the |any |a |an )?(?:option |prop |setting |parameter )?" + _NAME + "|"
+                    r"(?:没有?(?:配置?|设置?|指定|传|改)|未(?:配置|设置|指定)|不(?:配置?|设置?|指定|传))\s*了?\s*" + _NAME, re.I)
 
 
 def label_only(unit: str) -> bool:
@@ -88,3 +95,48 @@ def names_subject(question: str, section: str) -> float:
 def field_answer(question: str, unit: str, section: str) -> bool:
     """A field line that answers the question: the asked attribute, under a heading the question names."""
     return asked_field(question, unit) and names_subject(question, section) >= SUBJECT_SHARE
+
+
+_IDENTIFIER = re.compile(r"[a-z0-9][A-Z]|_|\.|^[A-Z]{2,}$")  # camelCase, snake_case, dotted or upper-case names
+
+
+def unset_names(question: str) -> set[str]:
+    """The names the question says are left unset ("didn't set cacheTime", "没配 cacheTime", "without
+    `wait`"), lower-cased: a name in backticks or one written as code (a plain word is no setting's name)."""
+    out = set()
+    for m in _UNSET.finditer(question):
+        name = m.group(1) or m.group(2)
+        if name and (_IDENTIFIER.search(name) or f"`{name}`" in m.group(0)):
+            out.add(name.lower())
+    return out
+
+
+def row_name(unit: str) -> str | None:
+    """The first cell of a table row unit ("cacheTime | 说明: … | 默认值: `300000`"), None for other units."""
+    if " | " not in unit:
+        return None
+    name = unit.split(" | ", 1)[0].strip().strip("`*_ ")
+    return name or None
+
+
+def row_field(question: str, unit: str) -> bool:
+    """A table row that answers the question as a field line does: its first cell is a setting the question
+    names, and one of its cells is labelled with the attribute asked for and states it ("默认值: `300000`";
+    "Default: -" states none)."""
+    name = row_name(unit)  # the question writes the row's name whole ("retryInterval" names no row "interval")
+    if not name or not re.search(rf"(?<![\w$.-]){re.escape(name)}(?![\w$-])", question, re.I):
+        return False
+    quantity = bool(_ASKS_QUANTITY.search(question))
+    return any(asked_field(question, cell) and _stated(cell, quantity) for cell in unit.split(" | ")[1:])
+
+
+# "how long", "多久", "几秒": the value asked is a quantity, so a cell without a digit does not state it
+_ASKS_QUANTITY = re.compile(r"\bhow (?:many|much|long|large|big|often)\b|多久|多少|多长|多大|几[个秒分天次条]", re.I)
+
+
+def _stated(cell: str, quantity: bool = False) -> bool:
+    """Whether a labelled cell states a value: "默认值: `300000`", not "Default: -" (the table has none), nor
+    "Default: same as maximumPoolSize" when a quantity is asked (`quantity`)."""
+    match = _FIELD.match(cell.strip())
+    value = match.group(2).strip("`*_ ") if match else ""
+    return value not in {"", "-", "–", "—", "/"} and (not quantity or any(c.isdigit() for c in value))

@@ -1,0 +1,64 @@
+"""Extractive answers that need the unit beside them: a consequence shown after its cause, a command asked for
+shown although the sentence repeats the question's own code."""
+
+from __future__ import annotations
+
+from queryweave.tools.grounding.antecedent import opens_on_before, with_antecedents
+from queryweave.tools.grounding.extractive import extract_answer
+
+MEADOW = ("玉山箭竹的地下茎在每年四、五月间萌发新芽，箭竹笋由地表发育延伸为竹，老的竹干此时也展露新叶。"
+          "所以到了七、八月间，整个玉山箭竹草原呈现一片「碧草如茵」的景致。草原上还有许多高山花卉。")
+
+CLEAN = """## clean
+
+```bash
+$ hexo clean
+```
+
+Cleans the cache file (`db.json`) and generated files (`public`).
+
+## list
+
+Lists all routes.
+"""
+
+
+def _doc(text: str) -> dict:
+    return {"chunk_id": "c1", "source": "p.md", "title": "", "text": text}
+
+
+def test_a_consequence_is_shown_after_its_cause() -> None:
+    out = extract_answer("「碧草如茵」景致形成的原因是什么？", [_doc(MEADOW)], max_sentences=1)
+    assert "萌发新芽" in out.answer and "碧草如茵" in out.answer, out.answer
+    assert out.answer.index("萌发新芽") < out.answer.index("碧草如茵")
+
+
+def test_a_sentence_that_opens_on_its_own_gets_nothing_added() -> None:
+    out = extract_answer("草原上还有什么？", [_doc(MEADOW)], max_sentences=1)
+    assert "萌发新芽" not in out.answer and "高山花卉" in out.answer, out.answer
+
+
+def test_pointing_back_counts_only_when_a_reason_is_asked() -> None:
+    assert opens_on_before("因此，次磷酸被列为易制毒化学品。", "次磷酸受什么管制？")
+    assert opens_on_before("As a result, the build fails.", "What happens?")
+    assert opens_on_before("This keeps the cache warm.", "Why is the cache warm?")
+    assert not opens_on_before("This keeps the cache warm.", "What keeps the cache warm?")
+    assert not opens_on_before("所有的竹子都会开花。", "为什么竹子会开花？")
+
+
+def test_the_unit_before_must_stand_under_the_same_heading_and_not_be_shown() -> None:
+    units = {(0, 0): "Cause here.", (0, 1): "Therefore it fails."}
+    item = (1.0, 0.5, 0, 1, ("Therefore it fails.",), "Therefore", "")
+    same = with_antecedents([item], units, {(0, 0): "a", (0, 1): "a"}, "What fails?")
+    assert same[0][4] == ("Cause here.", "Therefore it fails.")
+    other = with_antecedents([item], units, {(0, 0): "a", (0, 1): "b"}, "What fails?")
+    assert other[0][4] == ("Therefore it fails.",)
+    cause = (1.0, 0.5, 0, 0, ("Cause here.",), "Cause", "")
+    both = with_antecedents([cause, item], units, {(0, 0): "a", (0, 1): "a"}, "What fails?")
+    assert [x[4] for x in both] == [("Cause here.",), ("Therefore it fails.",)]
+
+
+def test_a_command_question_gets_the_command_when_the_sentence_only_repeats_its_code() -> None:
+    out = extract_answer("Which command deletes db.json and the generated public folder?", [_doc(CLEAN)],
+                         max_sentences=1)
+    assert "hexo clean" in out.answer and "Cleans the cache" in out.answer, out.answer
