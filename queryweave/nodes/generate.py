@@ -296,7 +296,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     feats = answer_features(question, ext.answer, evidence, docs, ext.coverage, _names_share(apart, typed))
     if ext.similarity is not None:  # the embedding cosine of the question and its closest chosen unit
         feats["similarity"] = round(ext.similarity, 4)
-        # off by default since the ninth session: chosen on answer sets where it gained, it lost on six of the
+        # off by default since the ninth session: chosen on answer sets where it gained, it lost on five of the
         # seven sets scored after that choice (bench/results_answers.md, "Ninth session")
         if ctx.feature("similarity_confidence", default=False) and knowledge_base(ctx).embedding_name == SIMILARITY_MODEL:
             feats["similarity_scaled"] = scaled_similarity(ext.similarity)  # a term of the confidence

@@ -11,7 +11,7 @@ Features (each in [0, 1], computed by `generate` and `reflect`):
 - `relevance`: how well the answer addresses the question (`relevance.answer_relevance`);
 - `margin` (extractive answers only): how far the best unit's score is ahead of the runner-up's;
 - `similarity_scaled` (extractive answers, with the embedding model it was chosen for, and only with the feature
-  `similarity_confidence=on`: off by default since it lost on six of seven answer sets scored after its choice): the embedding cosine
+  `similarity_confidence=on`: off by default since it lost on five of seven answer sets scored after its choice): the embedding cosine
   of the question and the answer's closest unit (`similarity`), scaled to [0, 1] (`scaled_similarity`): a
   sentence that means what was asked scores high even when it shares few words with it, so it counts in
   proportion to the question's words the answer lacks (`1 - coverage`);
