@@ -55,3 +55,8 @@ def test_a_part_of_a_name_is_not_the_rows_name():
     row = "interval | 说明: 变化时间间隔（毫秒） | 类型: `number` | 默认值: `1000`"
     assert not row_field("I set retryCount but left retryInterval empty. What is its default?", row)
     assert row_field("What is the default interval?", row)
+
+
+def test_a_code_span_with_a_pipe_makes_no_row():
+    assert row_name("The `value` prop takes `string | number` and defaults to an empty string.") is None
+    assert row_name("value | Type: `string | number` | Default: `''`") == "value"

@@ -278,7 +278,10 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             ext, evidence = again, [_evidence(c) for c in again.citations]
             apart = _unsupported(typed, evidence, forms)
     absent = [n for n in apart if n in asked_names]
-    lacked = absent if decisive(absent, typed) else unsupported_identifiers(asked, evidence) if ctx.feature("abstain") else []
+    # the setting or function asked about that the answer's passages never name (read once, again only if the
+    # answer is read anew below)
+    setting = unsupported_identifiers(asked, evidence) if ctx.feature("abstain") else []
+    lacked = absent if decisive(absent, typed) else setting
     if lacked and ctx.feature("anchored") and not ext.field:  # the corpus names it, the ranked passages do not: find those that do
         extra = name_holders(knowledge_base(ctx), lacked, question, exclude={d.get("chunk_id") for d in docs})
         again = extract_answer(question, extra, max_sentences=max_sent, embed=None if down else embedder(ctx)) \
@@ -291,6 +294,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             ext, evidence = again, [_evidence(c) for c in again.citations]
             apart = _unsupported(typed, evidence, forms)
             absent = [n for n in apart if n in asked_names]
+            setting = unsupported_identifiers(asked, evidence) if ctx.feature("abstain") else []
     if decisive(absent, typed):  # the chosen sentences come from pages that never name what was asked about
         return out | abstention(question, docs, lang, absent, in_corpus=True)
     feats = answer_features(question, ext.answer, evidence, docs, ext.coverage, _names_share(apart, typed))
@@ -303,7 +307,6 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     if ext.margin is not None:  # how far the best unit is ahead of the runner-up (recorded, not yet weighed)
         feats["margin"] = round(ext.margin, 4)
     if ctx.feature("abstain"):
-        setting = unsupported_identifiers(asked, evidence)
         if setting:  # the setting or function asked about is named nowhere in the answer's passages
             return out | abstention(question, docs, lang, setting, in_corpus=True) | {"confidence_features": feats}
         if ctx.feature("attribute_check") and unstated_attributes(question, ext.answer):

@@ -112,8 +112,9 @@ def unset_names(question: str) -> set[str]:
 
 
 def row_name(unit: str) -> str | None:
-    """The first cell of a table row unit ("cacheTime | 说明: … | 默认值: `300000`"), None for other units."""
-    if " | " not in unit:
+    """The first cell of a table row unit ("cacheTime | 说明: … | 默认值: `300000`"), None for other units (a
+    code span's "`string | number`" makes no row)."""
+    if " | " not in re.sub(r"`[^`]*`", "", unit):
         return None
     name = unit.split(" | ", 1)[0].strip().strip("`*_ ")
     return name or None
