@@ -3,7 +3,7 @@ shown although the sentence repeats the question's own code."""
 
 from __future__ import annotations
 
-from queryweave.tools.grounding.antecedent import opens_on_before, with_antecedents
+from queryweave.tools.grounding.antecedent import opens_on_before, restates, with_antecedents
 from queryweave.tools.grounding.extractive import extract_answer
 
 MEADOW = ("玉山箭竹的地下茎在每年四、五月间萌发新芽，箭竹笋由地表发育延伸为竹，老的竹干此时也展露新叶。"
@@ -42,7 +42,9 @@ def test_pointing_back_counts_only_when_a_reason_is_asked() -> None:
     assert opens_on_before("因此，次磷酸被列为易制毒化学品。", "次磷酸受什么管制？")
     assert opens_on_before("As a result, the build fails.", "What happens?")
     assert opens_on_before("This keeps the cache warm.", "Why is the cache warm?")
-    assert not opens_on_before("This keeps the cache warm.", "What keeps the cache warm?")
+    assert not opens_on_before("This keeps the cache warm during deploys of large sites.", "What keeps the cache warm?")
+    # a sentence that only restates the question and points back: its answer is the sentence before
+    assert opens_on_before("This keeps the cache warm.", "What keeps the cache warm?")
     assert not opens_on_before("所有的竹子都会开花。", "为什么竹子会开花？")
 
 
@@ -62,3 +64,21 @@ def test_a_command_question_gets_the_command_when_the_sentence_only_repeats_its_
     out = extract_answer("Which command deletes db.json and the generated public folder?", [_doc(CLEAN)],
                          max_sentences=1)
     assert "hexo clean" in out.answer and "Cleans the cache" in out.answer, out.answer
+
+
+def test_a_unit_that_restates_the_question_and_points_back_gets_the_one_before() -> None:
+    assert restates("这次事件在动物学中是一次突破性的发现。", "1995年12月，在动物学中的一次突破性发现是什么？")
+    assert restates("印度野驴与非洲野驴有些分别。", "印度野驴与非洲野驴的分别是什么？")
+    assert not restates("The default page size is 4096.", "What is the default page size?")  # a number is new
+    assert not restates("两个命令的作用是相同的。", "这两个命令效果有区别吗？")
+    assert opens_on_before("这次事件在动物学中是一次突破性的发现。", "在动物学中的一次突破性发现是什么？")
+    text = "1995年12月，生物学家找到一种新品种的生物：环口动物门。这次事件在动物学中是一次突破性的发现。"
+    out = extract_answer("1995年12月，在动物学中的一次突破性发现是什么？", [_doc(text)], max_sentences=1)
+    assert "环口动物门" in out.answer, out.answer
+
+
+def test_a_row_or_a_name_the_question_lacks_is_no_restatement() -> None:
+    question = "我们的产品面向香港用户，要用繁体中文的语言包，antd/locale 下对应的文件名是什么？"
+    assert not restates("繁体中文（中国香港） | 文件名: zh_HK", question)
+    assert not restates("繁体中文（中国香港）的文件名是 zh_HK。", question)
+    assert restates("繁体中文的语言包在 antd/locale 下。", question)

@@ -103,9 +103,18 @@ def _fold(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("`", "").replace("*", "")).strip()
 
 
+# A citation marker ("[1]") after an answer's sentence: a pointer to a source, not words of the answer.
+_MARKER = re.compile(r"\s*\[\d{1,2}\]")
+
+
 def contains_gold(answer: str, golds: list[str]) -> bool:
     """True when the answer states one of the gold answers (a Latin/number gold as a whole token; a version
-    may be written with its "v": "v6.3.5" states 6.3.5, "dev6.3.5" does not)."""
+    may be written with its "v": "v6.3.5" states 6.3.5, "dev6.3.5" does not). Citation markers are read as
+    the space they stand in (as ALCE scores answers with their citations removed): two sentences of a gold
+    shown one after the other, "…环口动物门。[1]这次事件…", state it; a gold that writes brackets itself
+    (`[2, 3]`, `[1]`) is matched against the answer as written."""
+    if not any("[" in g for g in golds):
+        answer = _MARKER.sub(" ", answer)
     text = _fold(answer)
     squeezed = text.replace(" ", "")
     for gold in golds:

@@ -6,22 +6,44 @@ cause is the sentence before: alone it answers "why" with the question restated 
 it in its passage, under the same heading. For a question that asks for a reason, a unit that opens with a
 word pointing back ("这", "此", "It", "This") leans on the sentence before the same way. The usual repair of
 dangling openings in extractive summaries, from the two languages' closed classes of connectives, not from
-any evaluation set's sentences.
+any evaluation set's sentences. A unit that only restates the question ("这次事件在动物学中是一次突破性的发现。"
+for "在动物学中的一次突破性发现是什么？": `restates`) and points back leans on the sentence before the same way.
 """
 
 from __future__ import annotations
 
 import re
 
+from queryweave.tools.common.text import tokenize
+
 _CONSEQUENCE = re.compile(r"^\s*(?:所以|因此|因而|于是|从而|由此|故而|故此|为此|在此背景下|"
                           r"(?:therefore|thus|hence|consequently|as a result|for this reason|because of this)\b)", re.I)
-_POINTS_BACK = re.compile(r"^\s*(?:这|此|其|它|该|(?:this|these|that|it|they)\b)", re.I)
+POINTS_BACK = re.compile(r"^\s*(?:这|此|其|它|该|(?:this|these|that|it|they)\b)", re.I)
 _ASKS_REASON = re.compile(r"为什么|为何|原因|理由|缘故|背景|怎么会|\bwhy\b|\bhow come\b|\breasons?\b|\bcauses?\b", re.I)
+
+
+_DIGIT = re.compile(r"\d")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_LATIN = re.compile(r"[a-z_]", re.I)
+RESTATED = 0.35  # at most this share of a unit's terms are not the question's: it says nothing new
+
+
+def restates(unit: str, question: str) -> bool:
+    """Whether `unit` only says what the question says ("印度野驴与非洲野驴有些分别。" for "印度野驴与非洲野驴
+    的分别是什么？"): two or more terms, at most `RESTATED` of them new, none a number, no code."""
+    terms = tokenize(unit)
+    if len(terms) < 2 or "`" in unit or " | " in unit or unit.startswith("code: "):
+        return False  # code and table rows state values
+    new = [t for t in terms if t not in set(tokenize(question))]
+    # a number, or a Latin name in a Chinese sentence ("zh_HK"), is a value stated, not the question restated
+    named = _DIGIT.search(" ".join(new)) or (_CJK.search(question) and any(_LATIN.match(t) for t in new))
+    return len(new) <= RESTATED * len(terms) and not named
 
 
 def opens_on_before(unit: str, question: str) -> bool:
     """Whether `unit` continues the sentence before it, for `question`."""
-    return bool(_CONSEQUENCE.match(unit) or (_ASKS_REASON.search(question) and _POINTS_BACK.match(unit)))
+    return bool(_CONSEQUENCE.match(unit) or (POINTS_BACK.match(unit) and (
+        _ASKS_REASON.search(question) or restates(unit, question))))
 
 
 def with_antecedents(chosen: list, units: dict[tuple[int, int], str], headings: dict[tuple[int, int], str],

@@ -25,6 +25,7 @@ import numpy as np
 from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.grounding.antecedent import with_antecedents
 from queryweave.tools.grounding.coverage import setting_names
+from queryweave.tools.grounding.enumeration import with_continuations
 from queryweave.tools.grounding.fields import (
     ASKS_DEFAULT_OTHERWISE,
     asked_field,
@@ -275,6 +276,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     if kind:
         chosen = _completed(chosen, placed, kind, question, headings)
     chosen = with_antecedents(chosen, placed, headings, question)  # "因此……" shown after its cause
+    chosen = with_continuations(chosen, placed, headings, question)  # "有以下三点：第一，…" shown to its last point
     chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
     cite_no: dict[int, int] = {}
     citations, parts, sentences, rendered = [], [], [], []
