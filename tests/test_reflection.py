@@ -86,3 +86,18 @@ def test_the_cut_judges_only_answers_in_the_questions_language():
 
     assert same_language("What is the default?", "The default is 100. [1]")
     assert not same_language("默认是多少？", "The default is 100. [1]")
+
+
+def test_an_extractive_answer_at_the_attempt_limit_keeps_its_own_confidence(ctx, monkeypatch):
+    from queryweave.tools.grounding.detector import GroundednessReport
+
+    def strict_grader(answer, sources, **_kw):  # a hard check failing on copied text, score high
+        return GroundednessReport(answer, [], 1.0, False, [], "offline")
+
+    monkeypatch.setattr("queryweave.nodes.reflect.groundedness", strict_grader)
+    out = graph.invoke({"question": "What is the default value of max_connections?"},
+                       context=replace(ctx, max_attempts=2))
+    assert len(out["attempts"]) == 2 and all(not a["passed"] for a in out["attempts"])
+    assert "100" in out["answer"]
+    best = max(a["confidence"] for a in out["attempts"])
+    assert out["confidence"] == best > 0.4 and out["confidence_features"]["grounded"] == 1.0
