@@ -69,3 +69,20 @@ def test_a_unit_that_only_restates_the_question_is_shown_with_the_next() -> None
     assert "有些分别" in out.answer and "毛多呈沙色" in out.answer and "荒漠" not in out.answer, out.answer
     stated = extract_answer("印度野驴是什么？", [_doc(text)], max_sentences=1)
     assert "亚种" in stated.answer and "有些分别" not in stated.answer, stated.answer
+
+
+def test_runs_end_at_their_last_point_and_counts_are_announced() -> None:
+    run = ["说明。", *(f"第{n}，项。" for n in "二三四五六七八九十")]
+    assert continuation("第一，甲。", run) == []  # longer than the limit: whole or not at all
+    assert continuation("首先，甲。", ["其次，乙。", "最后，丙。", "别的。"]) == ["其次，乙。", "最后，丙。"]
+    assert continuation("主要有以下三点。", ["第一，甲。", "第二，乙。", "第三，丙。", "别的。"]) == [
+        "第一，甲。", "第二，乙。", "第三，丙。"]
+    assert continuation("拆分成三家公司：一家名为甲；", ["第二家名为乙；", "第三家名为丙。", "别的。"]) == [
+        "第二家名为乙；", "第三家名为丙。"]
+    assert continuation("第一，下午2点开会。", ["第二，乙。", "第三，丙。", "别的。"]) == ["第二，乙。", "第三，丙。"]
+
+
+def test_ordinary_sentences_announce_nothing() -> None:
+    for unit in ("He won the title the following year.", "猫躲在床下面。", "儿童年龄在5岁以下。"):
+        assert continuation(unit, ["Next."]) == [], unit
+    assert continuation("配置如下。", ["code: a = 1"]) == ["code: a = 1"]

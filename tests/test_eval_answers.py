@@ -26,6 +26,8 @@ def test_contains_gold_reads_citation_markers_as_spaces():
     assert contains_gold("生物学家找到一种新品种的生物：环口动物门。[1]这次事件是一次突破性的发现。[1]", gold)
     assert not contains_gold("生物学家找到一种新品种的生物：环口动物门。[1]", gold)  # half of it states nothing
     assert contains_gold("The pool holds 10 [1] connections.", ["10 connections"])
+    assert not contains_gold("Set it to 10[1]0 times.", ["100"])  # a space, not nothing
+    assert contains_gold("The default is `[10]`.", ["10"]) and contains_gold("ports = [80]", ["80"])  # values
     assert not contains_gold("The default is 10[2].", ["102"])  # a marker joins no digits
     assert contains_gold("默认值: [100, 100] [1]", ["[100, 100]"])  # a gold with brackets is matched as written
     assert not contains_gold("level: [2] [1]", ["[2, 3]"])

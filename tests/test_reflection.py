@@ -89,15 +89,22 @@ def test_the_cut_judges_only_answers_in_the_questions_language():
 
 
 def test_an_extractive_answer_at_the_attempt_limit_keeps_its_own_confidence(ctx, monkeypatch):
+    from queryweave.tools.grounding.confidence import probability
     from queryweave.tools.grounding.detector import GroundednessReport
 
     def strict_grader(answer, sources, **_kw):  # a hard check failing on copied text, score high
         return GroundednessReport(answer, [], 1.0, False, [], "offline")
 
+    relevances = iter([0.9, 0.5])  # the first attempt reads as more relevant: it is the one shown
     monkeypatch.setattr("queryweave.nodes.reflect.groundedness", strict_grader)
+    monkeypatch.setattr("queryweave.nodes.reflect.answer_relevance", lambda *a, **k: next(relevances))
     out = graph.invoke({"question": "What is the default value of max_connections?"},
                        context=replace(ctx, max_attempts=2))
     assert len(out["attempts"]) == 2 and all(not a["passed"] for a in out["attempts"])
     assert "100" in out["answer"]
-    best = max(a["confidence"] for a in out["attempts"])
-    assert out["confidence"] == best > 0.4 and out["confidence_features"]["grounded"] == 1.0
+    first, last = out["attempts"]
+    assert first["confidence"] > last["confidence"] and out["confidence"] == first["confidence"] > 0.4
+    assert out["low_confidence"] is True
+    # the features of the attempt shown, not of the last one
+    assert out["confidence_features"]["relevance"] == 0.9
+    assert probability(out["confidence_features"]) == out["confidence"]

@@ -104,7 +104,8 @@ def _fold(text: str) -> str:
 
 
 # A citation marker ("[1]") after an answer's sentence: a pointer to a source, not words of the answer.
-_MARKER = re.compile(r"\s*\[\d{1,2}\]")
+# Not a value written in brackets: "`[10]`", "ports = [80]", "(1, [2])".
+_MARKER = re.compile(r"(?<=[^\s=:(,\[`])\s*\[\d{1,2}\](?!`)")
 
 
 def contains_gold(answer: str, golds: list[str]) -> bool:
@@ -113,11 +114,10 @@ def contains_gold(answer: str, golds: list[str]) -> bool:
     the space they stand in (as ALCE scores answers with their citations removed): two sentences of a gold
     shown one after the other, "…环口动物门。[1]这次事件…", state it; a gold that writes brackets itself
     (`[2, 3]`, `[1]`) is matched against the answer as written."""
-    if not any("[" in g for g in golds):
-        answer = _MARKER.sub(" ", answer)
-    text = _fold(answer)
-    squeezed = text.replace(" ", "")
+    unmarked = _fold(_MARKER.sub(" ", answer))
     for gold in golds:
+        text = _fold(answer) if "[" in gold else unmarked
+        squeezed = text.replace(" ", "")
         g = _fold(gold)
         if not g:
             continue

@@ -64,6 +64,15 @@ def withhold(state: dict[str, Any], ctx: Any, question: str, answer: str, citati
                                                         "confidence": confidence}}
 
 
+def shown_confidence(attempt: dict[str, Any]) -> float:
+    """The confidence an attempt no grader passed is shown with: a model's answer at `CAPPED` at most; an
+    extractive one keeps its own, since its sentences are the passages' own and what fails it is the offline
+    grader's hard checks on copied text (a name or number written otherwise), not an unsupported claim: 22 of
+    the 24 answers once capped so in 24 answer sets were right, against 82% of all
+    (bench/results_answers.md, "Tenth session")."""
+    return attempt["confidence"] if attempt.get("extractive") else min(attempt["confidence"], CAPPED)
+
+
 def combined_confidence(features: dict[str, float], grounded: float, relevance: float) -> tuple[float, dict]:
     """P(right) from the generation features plus the grader's score and the relevance
     (`tools/grounding/confidence.py`; fitted weights, or the fixed mix), and the features used."""
@@ -148,17 +157,14 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         starved = len(state.get("documents") or []) < int(state.get("k") or 1)
         filters = None if starved else state.get("filters")
         return out | {"reflection": {"action": "retry", "reason": reason}, "k": k, "filters": filters}
-    best = max([*(state.get("attempts") or []), record], key=lambda a: a["confidence"])
-    # A model's answer the grader never passed is shown at 0.4 at most. An extractive one keeps its own
-    # confidence: its sentences are the passages' own, and what fails it is the offline grader's hard checks
-    # on copied text (a name or number written otherwise), not an unsupported claim: 22 of the 24 answers
-    # capped so in 24 answer sets were right, against 82% of all (bench/results_answers.md, "Tenth session").
-    shown = best["confidence"] if best.get("extractive") else min(best["confidence"], CAPPED)
+    best = max([*(state.get("attempts") or []), record], key=shown_confidence)
+    shown = shown_confidence(best)
+    cut = confidence_cut(ctx, bool(best.get("extractive")) and same_language(question, best["answer"]))
     if best["citations"] and shown < cut and same_language(question, best["answer"]):  # the confidence it would be shown with
         return out | withhold(state, ctx, question, best["answer"], best["citations"], best["confidence"]) | {
             "reflection": {"action": "abstain", "reason": "attempt limit reached; best attempt below the cut"}}
     return out | {"reflection": {"action": "stop", "reason": "attempt limit reached; best attempt returned"},
                   "answer": best["answer"], "citations": best["citations"], "abstained": not best["citations"],
                   "confidence": round(shown, 3), "confidence_features": best.get("features") or features,
-                  "low_confidence": not best.get("extractive") or shown < 0.5}
+                  "low_confidence": True}
 

@@ -34,7 +34,8 @@ def restates(unit: str, question: str) -> bool:
     terms = tokenize(unit)
     if len(terms) < 2 or "`" in unit or " | " in unit or unit.startswith("code: "):
         return False  # code and table rows state values
-    new = [t for t in terms if t not in set(tokenize(question))]
+    asked = set(tokenize(question))
+    new = [t for t in terms if t not in asked]
     # a number, or a Latin name in a Chinese sentence ("zh_HK"), is a value stated, not the question restated
     named = _DIGIT.search(" ".join(new)) or (_CJK.search(question) and any(_LATIN.match(t) for t in new))
     return len(new) <= RESTATED * len(terms) and not named

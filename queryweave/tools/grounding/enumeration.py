@@ -25,15 +25,21 @@ from queryweave.tools.grounding.antecedent import POINTS_BACK, restates
 from queryweave.tools.grounding.units import CODE_PREFIX
 
 MAX_UNITS = 8
-_COLON = re.compile(r"[：:](?!//)")  # a list a colon introduces (not a URL's "://")
 MAX_CHARS = 600
+_COLON = re.compile(r"[：:](?!//)")  # a list a colon introduces (not a URL's "://")
 _CN_NUM = "一二三四五六七八九十"
-_ANNOUNCES = re.compile(r"(?:以下|如下|下列|下面)(?:的|几|[一二三四五六七八九十两\d]+)?[点个项种条类方面状况情形几]*[。.]?$|"
-                        r"\b(?:the following(?: [\w`'-]+){0,5}|as follows)[.]?$", re.I)
+_KINDS = r"点|方面|项|种|条|类|步骤?|部分|状况|情况|情形|内容|方法|问题|特点|命令|配置|代码|示例|例子"
+# "以下的状况。", "配置如下。", "The following two `run` calls are equivalent.", "… as follows." — not "5岁以下",
+# "床下面", "the following year"
+_ANNOUNCES = re.compile(rf"如下[。.]?$|(?:以下|下列|下面)的?(?:几|[二三四五六七八九十两\d]+)?个?(?:{_KINDS})[。.]?$|"
+                        r"^\s*the following\b(?! (?:year|day|week|month|morning|night|season|decade|time)s?\b)|"
+                        r"\b(?:the following|as follows)[.]?$", re.I)
 _CODE_LIKE = re.compile(r"[{}]|=>|\)\s*;$")  # a unit holding code (its statements end in ";")
-_COUNT = re.compile(r"(?:以下|有|分为|包括|分成)?([二三四五六七八九十两\d]+)(?:个)?(?:点|方面|项|种|条|类|步|部分)|"
+# a count the sentence announces ("有以下三点", "其职能有四个方面", "three steps"), not any number in it ("下午2点")
+_COUNT = re.compile(rf"(?:以下|如下|下列|有|分为|包括|分成|共)的?([二三四五六七八九十两\d]+)个?(?:{_KINDS})|"
                     r"\b(two|three|four|five|six|seven|eight|nine|ten|\d+) (?:steps|points|ways|parts|stages|"
                     r"reasons|kinds|types)\b", re.I)
+_FINAL = re.compile(r"(?:^|[：:，,；;。\s])(?:最后|\bfinally\b|\blastly\b)", re.I)  # the last point of a run
 _EN_COUNT = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())}
 _EN_ORD = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
 
@@ -67,33 +73,47 @@ def _last_ordinal(text: str) -> int:
     return n
 
 
+def _clauses(following: list[str]) -> list[str]:
+    """The clauses that end a list cut at its semicolons: up to the first unit that does not end in one."""
+    out: list[str] = []
+    for nxt in following[:MAX_UNITS]:
+        out.append(nxt)
+        if sum(map(len, out)) > MAX_CHARS:
+            return []
+        if not nxt.endswith(("；", ";")):
+            return out
+    return []
+
+
 def continuation(unit: str, following: list[str]) -> list[str]:
     """The units of `following` (those after `unit` in its passage, under its heading) that complete the
     list `unit` opens: none when it opens none, or when the list does not end within the limits."""
-    if not following:
-        return []
-    if unit.startswith(CODE_PREFIX) or _CODE_LIKE.search(unit):
+    if not following or unit.startswith(CODE_PREFIX) or _CODE_LIKE.search(unit):
         return []  # code ends its lines with ";" and says "the following" in comments
-    seen = _last_ordinal(unit)
-    if not seen:
-        listed = unit.endswith(("；", ";")) and bool(_COLON.search(unit[:-1]))
-        if listed or (_ANNOUNCES.search(unit) and not unit.endswith((":", "："))):
+    seen, want = _last_ordinal(unit), _count(unit)
+    if not seen and not (want and _ordinal_patterns(1).search(following[0])):
+        if unit.endswith(("；", ";")) and _COLON.search(unit[:-1]):
+            return _clauses(following)  # "拆分成两家公司：一家名为…；"
+        if _ANNOUNCES.search(unit) and not unit.endswith((":", "：")):
             return following[:1] if len(following[0]) <= MAX_CHARS else []
         return []
-    want = _count(unit)
     if want is not None and seen >= want:
         return []  # the unit holds its whole list
     out: list[str] = []
-    for i, nxt in enumerate(following[:MAX_UNITS]):
+    for i, nxt in enumerate(following):
         ahead = _ordinal_patterns(seen + 1)
-        if want is None and not ahead.search(nxt) and not (i + 1 < len(following) and ahead.search(following[i + 1])):
+        final = seen >= 1 and bool(_FINAL.search(nxt))
+        coming = i + 1 < len(following) and bool(ahead.search(following[i + 1]) or _FINAL.search(following[i + 1]))
+        if want is None and not final and not ahead.search(nxt) and not coming:
             break  # no count announced: the run ends where its next ordinal comes within neither of two units
+        if i >= MAX_UNITS:
+            return []  # the list does not end within the limits: shown whole or not at all
         out.append(nxt)
         if sum(map(len, out)) > MAX_CHARS:
             return []
         while seen < 10 and _ordinal_patterns(seen + 1).search(nxt):
             seen += 1
-        if want is not None and seen >= want:
+        if final or (want is not None and seen >= want):
             return out
     return out if want is None and seen >= 2 else []
 
@@ -112,7 +132,7 @@ def with_continuations(chosen: list, units: dict[tuple[int, int], str],
         if at is not None:
             following = []
             k = at + 1
-            while (d, k) in units and headings.get((d, k)) == headings.get((d, at)) and len(following) < MAX_UNITS:
+            while (d, k) in units and headings.get((d, k)) == headings.get((d, at)) and len(following) < MAX_UNITS + 2:
                 following.append(units[(d, k)])
                 k += 1
             more = continuation(last, following)
