@@ -33,6 +33,8 @@ def test_planted_unsupported_claim_is_caught_and_loop_is_bounded(ctx, monkeypatc
     assert all(not a["passed"] for a in out["attempts"])
     assert any(not v["supported"] for v in out["verdicts"])
     assert out["confidence"] <= 0.4
+    shown = next(a for a in out["attempts"] if a["answer"] == out["answer"])
+    assert out["verdicts"] == shown["verdicts"]  # the verdicts of the answer shown
 
 
 def test_second_attempt_can_recover(ctx, monkeypatch):

@@ -138,7 +138,7 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
               "filters": state.get("filters"), "answer": answer, "citations": citations,
               "grounded": grounded, "groundedness": g_score, "relevance": round(relevance, 3),
               "confidence": confidence, "passed": passed, "grader": method, "features": features,
-              "extractive": bool(parts)}
+              "extractive": bool(parts), "verdicts": verdicts}
     out: dict[str, Any] = {"attempt": attempt_no, "attempts": [record], "verdicts": verdicts,
                            "citations": citations, "confidence": confidence, "confidence_features": features}
     if reasons:
@@ -166,5 +166,6 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     return out | {"reflection": {"action": "stop", "reason": "attempt limit reached; best attempt returned"},
                   "answer": best["answer"], "citations": best["citations"], "abstained": not best["citations"],
                   "confidence": round(shown, 3), "confidence_features": best.get("features") or features,
+                  "verdicts": best.get("verdicts", verdicts),
                   "low_confidence": True}
 
