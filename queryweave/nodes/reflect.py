@@ -157,7 +157,8 @@ def reflect(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         starved = len(state.get("documents") or []) < int(state.get("k") or 1)
         filters = None if starved else state.get("filters")
         return out | {"reflection": {"action": "retry", "reason": reason}, "k": k, "filters": filters}
-    best = max([*(state.get("attempts") or []), record], key=shown_confidence)
+    # by the confidence shown, then (among model answers all shown at the cap) by their own
+    best = max([*(state.get("attempts") or []), record], key=lambda a: (shown_confidence(a), a["confidence"]))
     shown = shown_confidence(best)
     cut = confidence_cut(ctx, bool(best.get("extractive")) and same_language(question, best["answer"]))
     if best["citations"] and shown < cut and same_language(question, best["answer"]):  # the confidence it would be shown with
