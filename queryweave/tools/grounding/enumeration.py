@@ -20,6 +20,7 @@ sentences.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from queryweave.tools.grounding.antecedent import POINTS_BACK, restates
 from queryweave.tools.grounding.units import CODE_PREFIX
@@ -44,6 +45,7 @@ _EN_COUNT = {w: i for i, w in enumerate("zero one two three four five six seven 
 _EN_ORD = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
 
 
+@lru_cache(maxsize=16)
 def _ordinal_patterns(n: int) -> re.Pattern[str]:
     """The n-th (1-based) ordinal at the head of a clause, in either language."""
     cn = _CN_NUM[n - 1] if n <= 10 else str(n)

@@ -48,7 +48,8 @@ def _by_question(kb: Any, question: str, ids: list[str]) -> list[str]:
         ranked = [i for i, _ in idx.search(kb.embeddings.embed_query(question), len(ids), allowed=set(ids))]
     except Exception:  # an embedding failure leaves the lexical order
         return ids
-    return ranked + [i for i in ids if i not in set(ranked)]
+    placed = set(ranked)
+    return ranked + [i for i in ids if i not in placed]
 
 
 def name_holders(kb: Any, names: list[str], question: str, n: int = 3,
