@@ -1,8 +1,9 @@
 """Run resource-exhaustion queries in a child process and report, per query, the outcome, the time
 it took and the growth of peak RSS (SQLite and kuzu allocate outside Python, so tracemalloc cannot
-see them). Peak RSS is reset before each query (`/proc/self/clear_refs`), so one child serves a whole
-list. The parent kills a child whose RSS passes `KILL_RSS` (a limit that failed must not take the
-machine with it).
+see them), summed over the child and the processes it started (a read-only kuzu store runs the engine
+in a process of its own). Peak RSS is reset before each query (`/proc/PID/clear_refs`), so one child
+serves a whole list. The parent kills a child whose RSS, with its own children's, passes `KILL_RSS` (a
+limit that failed must not take the machine with it).
 
 As a script: `python resource_probe.py SPEC_JSON` prints one JSON line per query.
 """
@@ -26,6 +27,29 @@ def _status(field: str, pid: str = "self") -> int:
             if line.startswith(field + ":"):
                 return int(line.split()[1]) * 1024
     return 0
+
+
+def _family(pid: str = "self") -> list[str]:
+    """`pid` and the processes it started (one level: the kuzu engine's child)."""
+    pid = str(os.getpid()) if pid == "self" else pid
+    found = [pid]
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as fh:
+                found += fh.read().split()
+    except OSError:
+        pass
+    return found
+
+
+def _total(field: str, pids: list[str]) -> dict[str, int]:
+    out = {}
+    for pid in pids:
+        try:
+            out[pid] = _status(field, pid)
+        except OSError:  # ended meanwhile (an engine that crashed is started again)
+            pass
+    return out
 
 
 def _open(spec: dict):
@@ -57,13 +81,16 @@ def main(spec_path: str) -> int:
     spec = json.loads(Path(spec_path).read_text())
     run = _open(spec)
     for q in spec["queries"]:
-        with open("/proc/self/clear_refs", "w") as fh:
-            fh.write("5")  # peak RSS := current RSS
-        before = _status("VmRSS")
+        family = _family()
+        for pid in family:
+            with open(f"/proc/{pid}/clear_refs", "w") as fh:
+                fh.write("5")  # peak RSS := current RSS
+        before = _total("VmRSS", family)
         start = time.monotonic()
         error, rows = run(q)
         seconds = time.monotonic() - start
-        growth = _status("VmHWM") - before
+        after = _total("VmHWM", family)
+        growth = sum(after[p] - before[p] for p in after if p in before)
         print(json.dumps({"query": q, "error": error, "rows": rows, "seconds": seconds, "rss_growth": growth}),
               flush=True)
     return 0
@@ -81,9 +108,8 @@ def probe(spec: dict, tmp_path: Path, timeout_s: float = 120) -> list[dict]:
 
     def watch() -> None:
         while child.poll() is None:
-            try:
-                rss = _status("VmRSS", str(child.pid))
-            except OSError:
+            rss = sum(_total("VmRSS", _family(str(child.pid))).values())
+            if not rss:
                 return
             if rss > KILL_RSS:
                 killed.append(rss)

@@ -16,7 +16,9 @@ Resource limits of a read-only kuzu store: the engine's query timeout (`set_quer
 buffer pool of `max_memory_mb` (joins, aggregates and results live there; a query that needs more
 fails with "buffer pool is full"), variable-length paths capped at the guard's `MAX_PATH_HOPS`
 (`var_length_extend_max_depth`), and rows and bytes of the result capped. Limit errors come back as
-`QueryLimitError` with one readable line.
+`QueryLimitError` with one readable line. Read-only stores run kuzu in a child process
+(`tools.cypher.engine`): kuzu 0.11 segfaults on some valid read queries, which then end the child, not
+the application (`EngineCrashError`), and a call past twice the timeout is killed there.
 """
 
 from __future__ import annotations
@@ -25,29 +27,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from queryweave.tools.cypher.guard import MAX_PATH_HOPS, check_cypher
+from queryweave.tools.cypher.engine import (  # the errors are re-exported: callers import them here
+    MB,
+    EngineCrashError,
+    IsolatedEngine,
+    LocalEngine,
+    QueryLimitError,
+    StoreBusyError,
+)
+from queryweave.tools.cypher.guard import check_cypher
 
-MB = 1024 * 1024
-
-
-class StoreBusyError(RuntimeError):
-    """The graph store is locked by another process (a kuzu file opened read-write elsewhere)."""
+__all__ = ["EngineCrashError", "GraphSchema", "GraphStore", "KuzuStore", "Neo4jStore", "QueryBlockedError",
+           "QueryLimitError", "StoreBusyError", "open_store"]
 
 
 class QueryBlockedError(PermissionError, RuntimeError):
     """The store's own read-only guard refused a query (a write, a file export, several statements)."""
-
-
-class QueryLimitError(RuntimeError):
-    """A query ran into the store's time, memory or result-size limit."""
-
-
-def _approx_size(value: Any) -> int:
-    if isinstance(value, dict):
-        return 64 + sum(len(str(k)) + _approx_size(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return 56 + sum(_approx_size(v) for v in value)
-    return len(value) + 40 if isinstance(value, str | bytes) else 32
 
 
 @dataclass
@@ -94,28 +89,19 @@ class GraphStore(Protocol):
         ...
 
 
-def _plain(value: Any) -> Any:
-    """kuzu values to plain Python: nodes/rels as property dicts (internal ids dropped)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items() if k not in {"_id", "_src", "_dst", "_qid"}}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
 class KuzuStore:
     """The embedded kuzu engine; read-only unless `read_only=False` (the loader's case)."""
 
     dialect = "kuzu"
 
     def __init__(self, path: str | Path, read_only: bool = True, max_rows: int = 1000, timeout_s: float = 10.0,
-                 max_memory_mb: int = 256, max_result_bytes: int = 32 * MB):
+                 max_memory_mb: int = 256, max_result_bytes: int = 32 * MB, isolated: bool | None = None):
         """Open the kuzu database at `path`; `StoreBusyError` when another process holds it.
 
         Read-only stores get a buffer pool of `max_memory_mb`; every query `timeout_s`, `max_rows`
-        rows and `max_result_bytes` of result."""
-        import kuzu
-
+        rows and `max_result_bytes` of result. `isolated` (default: read-only stores) runs kuzu in a
+        child process, so an engine crash is an `EngineCrashError`, not the end of this process
+        (`tools.cypher.engine`)."""
         self.path = str(path)
         if read_only and not Path(self.path).exists():
             raise FileNotFoundError(f"graph store not found: {self.path}")
@@ -123,36 +109,17 @@ class KuzuStore:
         self.timeout_s = timeout_s
         self.max_memory_mb = max_memory_mb
         self.max_result_bytes = max_result_bytes
-        pool = {"buffer_pool_size": max_memory_mb * MB} if read_only and max_memory_mb else {}
-        try:
-            self.db = kuzu.Database(self.path, read_only=read_only, **pool)
-            self.conn = kuzu.Connection(self.db)
-        except RuntimeError as exc:
-            if "lock" in str(exc).lower():
-                raise StoreBusyError(
-                    f"graph store {self.path} is locked/busy: another process has it open for writing "
-                    "(close it, or wait until loading has finished)") from exc
-            raise
-        self.conn.set_query_timeout(int(timeout_s * 1000))
-        self.conn.execute(f"CALL var_length_extend_max_depth={MAX_PATH_HOPS}")
+        self.isolated = read_only if isolated is None else isolated
+        if self.isolated and not read_only:
+            raise ValueError("only a read-only kuzu store runs in a child process")
+        self.engine = (IsolatedEngine(self.path, max_memory_mb, timeout_s, max_rows, max_result_bytes)
+                       if self.isolated else
+                       LocalEngine(self.path, read_only, max_memory_mb, timeout_s, max_rows, max_result_bytes))
         self._schema: GraphSchema | None = None
 
     def execute(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run any statement (the loader uses this for DDL); rows capped at `max_rows`."""
-        result = self.conn.execute(cypher, params or {})
-        if isinstance(result, list):  # several statements: keep the last result
-            result = result[-1]
-        cols = result.get_column_names()
-        rows, used = [], 0
-        while result.has_next() and len(rows) < self.max_rows:
-            row = dict(zip(cols, (_plain(v) for v in result.get_next()), strict=False))
-            used += _approx_size(row)
-            if used > self.max_result_bytes:
-                if not rows:
-                    raise QueryLimitError(f"a result row is larger than the limit of {self.max_result_bytes / MB:g} MB")
-                break
-            rows.append(row)
-        return rows
+        return self.engine.execute(cypher, params)
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run a read-only query: the Cypher guard first (`QueryBlockedError` when it refuses; the
@@ -199,9 +166,8 @@ class KuzuStore:
         return self._schema
 
     def close(self) -> None:
-        """Close the connection and release the file lock."""
-        self.conn.close()
-        self.db.close()
+        """Close the connection and release the file lock (and stop the child process)."""
+        self.engine.close()
 
 
 class Neo4jStore:
