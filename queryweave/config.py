@@ -111,6 +111,12 @@ class Context:
         default_factory=lambda: _env_int("SQL_SAMPLES", 1),
         metadata={"description": "Text-to-SQL self-consistency: sample N queries, keep the result most agree on (1: off)."},
     )
+    cypher_samples: int = field(
+        default_factory=lambda: _env_int("CYPHER_SAMPLES", 3),
+        metadata={"description": "Text-to-Cypher self-consistency: N queries (the greedy one and N-1 sampled) vote by "
+                  "their results (1: off; 3 won on every held-out question type with the 1.5B model, "
+                  "bench/results_structured.md)."},
+    )
     grader: str = field(
         default_factory=lambda: _env("GRADER", "llm"),
         metadata={"description": "Groundedness grader when an LLM is configured: llm (every answer) | "

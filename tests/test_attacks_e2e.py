@@ -165,6 +165,20 @@ def test_cypher_writes_from_a_compromised_model_are_blocked(ctx, people, monkeyp
     assert _graph_snapshot(people) == before and _files(people.parent) == files
 
 
+@pytest.mark.parametrize(("samples", "expected"), [(3, "Charles Babbage"), (1, "Ada Lovelace")])
+def test_the_cypher_route_lets_sampled_queries_vote_by_default(ctx, people, monkeypatch, samples, expected):
+    """Self-consistency is on by default (3 queries): two sampled queries that agree outvote a greedy one."""
+    wrong = _cypher("MATCH (p:Person)-[:WROTE_ABOUT]->(m:Machine) RETURN p.name AS name")
+    right = _cypher("MATCH (p:Person)-[:DESIGNED]->(m:Machine) RETURN p.name AS name")
+    fake = _model(monkeypatch, [wrong, right, right])
+    assert ctx.cypher_samples == 3  # the default a new user gets
+    out = graph.invoke({"question": "Which person designed the machine?"},
+                       context=replace(ctx, kuzu_path=str(people), llm="openai", cypher_samples=samples))
+    assert out["route"] == "cypher" and [next(iter(r.values())) for r in out["rows"]] == [expected]
+    asked = [c for c in fake.calls if "query that answers the user's question" in str(c[0].content)]
+    assert len(asked) == samples
+
+
 def test_kuzu_read_only_holds_when_the_guard_is_bypassed(ctx, people, monkeypatch):
     for where in ("text_to_cypher", "store"):  # both copies of the guard off: the read-only database alone
         monkeypatch.setattr(f"queryweave.tools.cypher.{where}.check_cypher",

@@ -4,8 +4,8 @@ import pytest
 from conftest import sql_reply
 
 from queryweave.testing import ScriptedChatModel
+from queryweave.tools.common.vote import majority, result_key
 from queryweave.tools.sql.text_to_sql import TextToSQL
-from queryweave.tools.sql.vote import majority, result_key
 
 
 @pytest.fixture()

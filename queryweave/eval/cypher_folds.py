@@ -3,7 +3,7 @@
 The text2cypher movies questions carry a `type` (simple / complex retrieval, simple / complex
 aggregation, pathfinding, verbose). Each type is held out in turn: which mechanisms to use
 (schema-derived examples, worked examples from a pool of the *other* types' gold pairs, repair
-retries) is chosen on the other types and scored on the held-out one (`eval.folds`), beside the
+retries, self-consistency over 3 or 5 sampled queries) is chosen on the other types and scored on the held-out one (`eval.folds`), beside the
 naive prompt and every fixed candidate, in the same run. Gold queries that read a property the graph
 never sets (45 movies queries filter on `votes`, which `movies.cypher` does not create) return
 nothing whatever is predicted: they are left out and counted (`excluded`).
@@ -28,9 +28,12 @@ from queryweave.tools.common.text import detect_language
 from queryweave.tools.cypher.store import GraphSchema
 from queryweave.tools.cypher.text_to_cypher import TextToCypher, naive_cypher
 
-OFF = {"examples": 0, "pool_examples": 0, "max_retries": 0}
-SWITCHES = {"examples": {"examples": 5}, "pool": {"pool_examples": 2}, "repairs": {"max_retries": 2}}
+OFF = {"examples": 0, "pool_examples": 0, "max_retries": 0, "samples": 1}
+SWITCHES = {"examples": {"examples": 5}, "pool": {"pool_examples": 2}, "repairs": {"max_retries": 2},
+            "vote": {"samples": 3}, "vote5": {"samples": 5}}
 DEFAULT = ("examples", "repairs")
+COMBOS = {"+examples+vote": ("examples", "vote"), "default+vote": (*DEFAULT, "vote"),
+          "+examples+vote5": ("examples", "vote5")}
 CHOSEN = "leave-one-type-out"
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _PROPERTY = re.compile(r"\b[A-Za-z_]\w*\.([A-Za-z_]\w*)\b(?!\s*\()|[{,]\s*([A-Za-z_]\w*)\s*:")
@@ -60,7 +63,7 @@ def unset_properties(query: str, known: set[str]) -> list[str]:
 
 def cypher_candidates(names: Sequence[str] | None = None) -> list[Candidate]:
     """The candidate settings (all, or those `names`; minimal is always kept)."""
-    out = candidates(OFF, SWITCHES, DEFAULT)
+    out = candidates(OFF, SWITCHES, DEFAULT, combos=COMBOS)
     return [c for c in out if not names or c.name in names or c.name == "minimal"]
 
 
@@ -108,6 +111,7 @@ def evaluate_cypher_folds(directory: str | Path, llm: BaseChatModel, limit: int 
                 cache[key] = {"lang": q.lang, "type": q.group, "question": q.text, "config": c.name,
                               "query": ans.query, "gold": rows[q.index]["cypher"], "error": ans.error,
                               "pool_from": sorted({e.source for e in shown}), "correct": right(ans, q.index),
+                              "votes": ans.votes, "tried": [a["query"] for a in ans.attempts],
                               "seconds": round(time.monotonic() - start, 2)}
                 if progress:
                     progress(cache[key])

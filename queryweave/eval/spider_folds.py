@@ -46,7 +46,7 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "+repairs+joins": ("repairs", "joins"), "default-joins": _SHAPED,
           "default-shape-select": _BEFORE + ("shape-repairs", "joins"),
           "default-shape-repairs": _BEFORE + ("shape-select", "joins"),
-          "default+columns": DEFAULT + ("columns",)}
+          "default+columns": DEFAULT + ("columns",), "+repairs+joins+vote": ("repairs", "joins", "vote")}
 CHOSEN = "leave-one-database-out"
 
 

@@ -59,7 +59,8 @@ def text_to_cypher(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]
     from queryweave.tools.cypher.text_to_cypher import TextToCypher
 
     ctx = context_of(runtime)
-    ans = TextToCypher(open_graph(ctx.graph_url), get_chat_model(ctx.model_settings())).ask(query_of(state))
+    ans = TextToCypher(open_graph(ctx.graph_url), get_chat_model(ctx.model_settings()),
+                       samples=max(1, ctx.cypher_samples)).ask(query_of(state))
     columns = list(ans.rows[0]) if ans.rows else []
     rows = [tuple(r.values()) for r in ans.rows]
     return _finish("Cypher", ans.query, columns, rows, ans.error, redact(ctx.graph_url), language_of(state, ctx),

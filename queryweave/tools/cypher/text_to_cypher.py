@@ -5,6 +5,8 @@ The schema comes from the store (`GraphStore.schema().text()`). Replies are read
 (`type(r)` -> `label(r)`, `toLower` -> `lower`, ...). A blocked query or an execution error is fed
 back to the model with a hint from the schema (`explain_error`: which label has the property, where
 ORDER BY and aggregates go), in a fresh turn listing every failed try, at most `max_retries` times.
+With `samples` > 1 (self-consistency), more queries are sampled from the opening prompt once the
+greedy one is settled, and the result most of the queries that ran return wins (`tools.common.vote`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from queryweave.prompts import pick
 from queryweave.tools.common.examples import Example, nearest
 from queryweave.tools.common.guard_result import query_in_reply
 from queryweave.tools.common.text import detect_language
+from queryweave.tools.common.vote import majority
 from queryweave.tools.cypher.fewshot import schema_examples
 from queryweave.tools.cypher.guard import check_cypher
 from queryweave.tools.cypher.store import GraphSchema, GraphStore
@@ -45,6 +48,7 @@ class CypherAnswer:
     rows: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)
+    votes: dict[str, int] = field(default_factory=dict)  # with samples > 1: queries run, queries agreeing
 
     @property
     def ok(self) -> bool:
@@ -184,10 +188,14 @@ class TextToCypher:
     """Question -> guarded Cypher -> rows, with bounded repair."""
 
     def __init__(self, store: GraphStore, llm: BaseChatModel | None, max_retries: int = 2, examples: int = 5,
-                 example_pool: Sequence[Example] = (), pool_examples: int = 0):
+                 example_pool: Sequence[Example] = (), pool_examples: int = 0, samples: int = 1,
+                 vote_temperature: float = 0.7):
         """`store` is any `GraphStore` (kuzu or Neo4j); `examples` schema-derived few-shot pairs (0: none);
         `example_pool` worked pairs (e.g. of other kinds of question), of which the `pool_examples`
-        nearest to the question come first among the earlier turns."""
+        nearest to the question come first among the earlier turns; `samples` > 1: that many queries in
+        all (the greedy one, then `samples - 1` at `vote_temperature`) vote by their results."""
+        self.samples = samples
+        self.vote_temperature = vote_temperature
         self.example_pool = list(example_pool)
         self.pool_examples = pool_examples
         self.store = store
@@ -254,7 +262,32 @@ class TextToCypher:
                 break
             hint = explain_error(self.store.schema(), answer.error, lang)
             failures.append(pick(P.FAILURE, lang).format(query=query, error=hint))
+        if self.samples > 1 and answer.attempts and answer.attempts[-1]["query"]:
+            self._vote(answer, messages)
         return answer
+
+    def _vote(self, answer: CypherAnswer, messages: list[BaseMessage]) -> None:
+        """Sample `samples - 1` more queries from the opening prompt (repaired and guarded like the first);
+        keep the result most of the queries that ran agree on (the greedy one's group wins ties)."""
+        ran = [(answer.query, answer.rows)] if answer.error is None else []
+        try:
+            llm = self.llm.bind(temperature=self.vote_temperature)
+        except Exception:  # a model that cannot bind a temperature samples nothing different
+            return
+        for _ in range(self.samples - 1):
+            try:
+                query = extract_cypher(str(llm.invoke(messages).content))
+            except Exception:  # the endpoint failed: vote with what ran
+                break
+            rows, error = self.run(query, repair=True)
+            answer.attempts.append({"query": query, "error": error, "sampled": True})
+            if error is None:
+                ran.append((query, rows))
+        win, agree = majority([(i, [tuple(r.values()) for r in rows]) for i, (_, rows) in enumerate(ran)])
+        answer.votes = {"samples": self.samples, "ran": len(ran), "agree": agree}
+        if win >= 0:
+            answer.query, answer.rows = ran[win]
+            answer.error = None
 
 
 def naive_cypher(store: GraphStore, llm: BaseChatModel, question: str) -> CypherAnswer:

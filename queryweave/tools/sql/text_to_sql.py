@@ -28,6 +28,7 @@ from queryweave.prompts import sql as P
 from queryweave.tools.common.examples import Example, nearest
 from queryweave.tools.common.guard_result import query_in_reply
 from queryweave.tools.common.text import detect_language
+from queryweave.tools.common.vote import majority
 from queryweave.tools.sql.column_link import column_scores, join_keys, top_columns
 from queryweave.tools.sql.column_link import table_scores as linked_table_scores
 from queryweave.tools.sql.database import SqlDatabase
@@ -40,7 +41,6 @@ from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.schema_select import select_tables, value_hints
 from queryweave.tools.sql.shape import Shape, question_shape
 from queryweave.tools.sql.value_map import map_translated
-from queryweave.tools.sql.vote import majority
 
 _FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
 _START = re.compile(r"\b(SELECT|WITH)\b", re.I)
@@ -102,7 +102,7 @@ class TextToSQL:
         `examples` is the number of schema-derived few-shot pairs shown as earlier turns (0: none).
         `samples` > 1 turns on self-consistency: once a query has run, `samples - 1` more are sampled
         at `vote_temperature` from the same prompt, and the result most of them return wins
-        (`tools.sql.vote`); `answer.votes` says how many ran and how many agreed.
+        (`tools.common.vote`); `answer.votes` says how many ran and how many agreed.
         `link_schema` off shows every table and no value hints (the ablation of schema linking).
         `example_pool` holds worked pairs from other databases; the `pool_examples` nearest to the
         question come first among the earlier turns (`tools.common.examples`). `value_cutoff` is the
