@@ -323,3 +323,17 @@ def test_a_code_line_writing_the_setting_asked_about_answers_a_value_question() 
     question = "Which value should fs.inotify.max_user_watches be raised to for a large project?"
     asked = extract_answer(question, docs, max_sentences=1)  # the best unit alone
     assert "524288" in asked.answer, asked.answer
+
+
+def test_a_code_line_is_no_translation_of_the_sentence_that_explains_it() -> None:
+    from queryweave.tools.grounding.extractive import is_translation
+
+    code = ("code: org.gradle.parallel=true org.gradle.caching=true",)
+    prose = ("`org.gradle.caching` 打开构建缓存，`org.gradle.parallel` 打开并行构建。",)
+    assert not is_translation(code, prose) and not is_translation(prose, code)
+    doc = {"chunk_id": "c1", "source": "gradle.md", "title": "Faster Gradle builds",
+           "text": "# Faster Gradle builds\n\n```properties\norg.gradle.parallel=true\norg.gradle.caching=true\n```\n\n"
+                   "`org.gradle.caching` 打开构建缓存，`org.gradle.parallel` 打开并行构建。\n"}
+    ans = extract_answer("Show the code that turns on org.gradle.caching and org.gradle.parallel.", [doc],
+                         max_sentences=2)
+    assert "org.gradle.caching=true" in ans.answer and "打开构建缓存" in ans.answer  # both: neither dropped

@@ -369,7 +369,7 @@ def is_translation(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     "`content_type`：内容类型…的字符串（`str`）")."""
     ta, tb = " ".join(a), " ".join(b)
     la, lb = detect_language(ta), detect_language(tb)
-    if la == lb:
+    if la == lb or ta.startswith(CODE_PREFIX) or tb.startswith(CODE_PREFIX):  # code translates no prose
         return False
     zh, en = (ta, tb) if la == "zh" else (tb, ta)
     names = {m.lower() for m in _LATIN_TOKEN.findall(zh)}
