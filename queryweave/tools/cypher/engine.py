@@ -6,8 +6,8 @@ WITH d, collect(m.title) AS t ORDER BY size(t) DESC LIMIT 3 RETURN d.name, size(
 So read-only stores run their queries in a child process (`IsolatedEngine`: `python -m
 queryweave.tools.cypher.engine`, talking over two pipes of its own, so nothing of the caller's main
 module is run again there, as multiprocessing's "spawn" would, and no threads are forked):
-when the engine dies there, the caller gets `EngineCrashError` (one readable line), the child is
-started again for the next query, and the application, its graph state and its other stores live on.
+when the engine dies there, the query is tried once more on a fresh child (the damage may have been done by an earlier
+query), then the caller gets `EngineCrashError` (one readable line); the next query starts a child again, and the application, its graph state and its other stores live on.
 The child also enforces a hard wall-clock limit (twice the engine's own timeout, plus start-up
 slack): a call that does not come back in time is killed and reported as `QueryLimitError`.
 Rows are read, converted to plain Python and capped (`max_rows`, `max_result_bytes`) inside the
@@ -181,6 +181,14 @@ class IsolatedEngine:
         raise QueryLimitError(late)
 
     def execute(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Rows of one query in the child. A crash may come from an earlier query's heap damage, so the
+        query is tried once more on a fresh child before its `EngineCrashError` is raised."""
+        try:
+            return self._execute(cypher, params)
+        except EngineCrashError:
+            return self._execute(cypher, params)
+
+    def _execute(self, cypher: str, params: dict[str, Any] | None) -> list[dict[str, Any]]:
         with self.lock:
             if self.proc is None or self.proc.poll() is not None:
                 self._stop()

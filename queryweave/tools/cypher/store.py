@@ -23,6 +23,7 @@ the application (`EngineCrashError`), and a call past twice the timeout is kille
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -99,7 +100,7 @@ class KuzuStore:
         """Open the kuzu database at `path`; `StoreBusyError` when another process holds it.
 
         Read-only stores get a buffer pool of `max_memory_mb`; every query `timeout_s`, `max_rows`
-        rows and `max_result_bytes` of result. `isolated` (default: read-only stores) runs kuzu in a
+        rows and `max_result_bytes` of result. `isolated` (default: read-only stores, on POSIX) runs kuzu in a
         child process, so an engine crash is an `EngineCrashError`, not the end of this process
         (`tools.cypher.engine`)."""
         self.path = str(path)
@@ -109,7 +110,7 @@ class KuzuStore:
         self.timeout_s = timeout_s
         self.max_memory_mb = max_memory_mb
         self.max_result_bytes = max_result_bytes
-        self.isolated = read_only if isolated is None else isolated
+        self.isolated = (read_only and os.name == "posix") if isolated is None else isolated  # pipes passed by fd
         if self.isolated and not read_only:
             raise ValueError("only a read-only kuzu store runs in a child process")
         self.engine = (IsolatedEngine(self.path, max_memory_mb, timeout_s, max_rows, max_result_bytes)
