@@ -5,11 +5,12 @@ WITH d, collect(m.title) AS t ORDER BY size(t) DESC LIMIT 3 RETURN d.name, size(
 (a segmentation fault, at once or a few calls later), and a model sampling queries writes such things.
 So read-only stores run their queries in a child process (`IsolatedEngine`: `python -m
 queryweave.tools.cypher.engine`, talking over two pipes of its own, so nothing of the caller's main
-module is run again there, as multiprocessing's "spawn" would, and no threads are forked):
-when the engine dies there, the query is tried once more on a fresh child (the damage may have been done by an earlier
-query), then the caller gets `EngineCrashError` (one readable line); the next query starts a child again, and the application, its graph state and its other stores live on.
-The child also enforces a hard wall-clock limit (twice the engine's own timeout, plus start-up
-slack): a call that does not come back in time is killed and reported as `QueryLimitError`.
+module is run again there, as multiprocessing's "spawn" would, and no threads are forked). When the
+engine dies there, the query is tried once more on a fresh child (the damage may have been done by
+an earlier query); a second crash reaches the caller as `EngineCrashError` (one readable line), and
+the application, its graph state and its other stores live on.
+A hard wall-clock limit also holds (twice the engine's own timeout, plus 5 s): a child that does
+not answer in time is killed and the call reported as `QueryLimitError`.
 Rows are read, converted to plain Python and capped (`max_rows`, `max_result_bytes`) inside the
 child, so an oversized result never crosses the pipe.
 """
