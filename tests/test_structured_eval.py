@@ -100,12 +100,21 @@ def test_eval_cypher_cli(tmp_path, monkeypatch, capsys):
     replies = ["MATCH (a:Person {name: 'Ann'})-[:FOLLOWS]->(b:Person) RETURN b.name",
                "MATCH (p:Person) RETURN p.name ORDER BY p.born DESC LIMIT 1"]
     monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=replies))
-    assert main(["eval", "cypher", str(tmp_path), "--json"]) == 0
+    assert main(["eval", "cypher", str(tmp_path), "--json", "--samples", "1"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["n"] == 2 and out["execution_accuracy"] == 0.5
     # with --baseline the naive one-shot prompt is scored on the same questions, in the same run
     replies[:] = replies + ["MATCH (p:Person) RETURN p.title", "MATCH (p:Person) RETURN p.name ORDER BY p.born LIMIT 1"]
-    assert main(["eval", "cypher", str(tmp_path), "--json", "--baseline", "--retries", "0", "--examples", "0"]) == 0
+    assert main(["eval", "cypher", str(tmp_path), "--json", "--baseline", "--retries", "0", "--examples", "0",
+                 "--samples", "1"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["baseline"]["n"] == 2 and out["baseline"]["execution_accuracy"] == 0.5
     assert out["baseline"]["failed_to_run"] == 0.5
+    # by default, as in the graph's node, 3 queries vote: two right samples outvote a wrong greedy one
+    right = "MATCH (p:Person) RETURN p.name ORDER BY p.born LIMIT 1"
+    fake = ScriptedChatModel(responses=[replies[1], right, right])
+    monkeypatch.setattr(structured, "_llm", lambda args: fake)
+    (tmp_path / "questions.jsonl").write_text(json.dumps(rows[1]), encoding="utf-8")
+    assert main(["eval", "cypher", str(tmp_path), "--json", "--retries", "0"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["execution_accuracy"] == 1.0 and len(fake.calls) == 3

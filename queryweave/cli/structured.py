@@ -154,7 +154,7 @@ def run_eval_cypher(args: argparse.Namespace) -> int:
                                                    progress=_progress(args)))
     return _report(args, evaluate_cypher(args.dir, llm, limit=args.limit, progress=_progress(args),
                                          baseline=args.baseline, max_retries=args.retries,
-                                         examples=args.examples))
+                                         examples=args.examples, samples=max(1, args.samples)))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -178,7 +178,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--candidates", default=None,
                    help="with folds: only these rows, comma-separated (minimal,+linking,+examples,+pool,"
                         "+repairs,+vote,+shape-select,+columns,+joins,+repairs+shape,+repairs+joins,default,default-shape,"
-                        "default-shape-select,default-shape-repairs,default-joins,default+columns,all; minimal is always kept)")
+                        "default-shape-select,default-shape-repairs,default-joins,default+columns,+repairs+joins+vote,all; "
+                        "Cypher: minimal,+examples,+pool,+repairs,+vote,+vote5,default,+examples+vote,default+vote,"
+                        "+examples+vote5,all; minimal is always kept)")
 
 
 def register_eval(ev: argparse._SubParsersAction) -> None:
@@ -215,6 +217,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--retries", type=int, default=2, help="repair attempts after an error")
     p.add_argument("--examples", type=int, default=5,
                    help="schema-derived few-shot examples in the prompt (0: none)")
+    p.add_argument("--samples", type=int, default=3,
+                   help="self-consistency: N queries vote by their results (default 3, as the graph's node; 1: off)")
     p.add_argument("--folds-by-type", action="store_true",
                    help="leave one question type out: choose the mechanisms on the other types, score on it; "
                         "gold queries reading properties the graph never sets are excluded")

@@ -43,15 +43,15 @@ def _values(rows: list[dict[str, Any]]) -> list[tuple]:
 
 def evaluate_cypher(directory: str | Path, llm: BaseChatModel, limit: int | None = None,
                     progress: Callable[[dict[str, Any]], None] | None = None, baseline: bool = False,
-                    max_retries: int = 2, examples: int = 5) -> dict[str, Any]:
+                    max_retries: int = 2, examples: int = 5, samples: int = 1) -> dict[str, Any]:
     """Execution accuracy of `TextToCypher` (and of `naive_cypher` when `baseline`) on a text2cypher folder;
-    `examples` schema-derived few-shot pairs in the pipeline's prompt (0: none)."""
+    `examples` schema-derived few-shot pairs in the pipeline's prompt (0: none); `samples` queries vote."""
     directory = Path(directory)
     rows = [json.loads(x) for x in (directory / "questions.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
     if limit and limit < len(rows):
         rows = [rows[int(i * len(rows) / limit)] for i in range(limit)]
     store = build_store(directory)
-    tool = TextToCypher(store, llm, max_retries=max_retries, examples=examples)
+    tool = TextToCypher(store, llm, max_retries=max_retries, examples=examples, samples=samples)
     items: list[dict[str, Any]] = []
     base_items: list[dict[str, Any]] = []
     gold_failed = 0

@@ -3,8 +3,8 @@
 The text2cypher movies questions carry a `type` (simple / complex retrieval, simple / complex
 aggregation, pathfinding, verbose). Each type is held out in turn: which mechanisms to use
 (schema-derived examples, worked examples from a pool of the *other* types' gold pairs, repair
-retries, self-consistency over 3 or 5 sampled queries) is chosen on the other types and scored on the held-out one (`eval.folds`), beside the
-naive prompt and every fixed candidate, in the same run. Gold queries that read a property the graph
+retries, self-consistency over 3 or 5 queries) is chosen on the other types and scored on the
+held-out one (`eval.folds`), beside the naive prompt and every fixed candidate, in the same run. Gold queries that read a property the graph
 never sets (45 movies queries filter on `votes`, which `movies.cypher` does not create) return
 nothing whatever is predicted: they are left out and counted (`excluded`).
 """
