@@ -23,6 +23,7 @@ import subprocess
 import sys
 import threading
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from queryweave.tools.cypher.guard import MAX_PATH_HOPS
@@ -156,9 +157,12 @@ class IsolatedEngine:
     def _start(self) -> None:
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
+        # the child imports this very package, wherever it was imported from (a notebook's sys.path too)
+        root = str(Path(__file__).resolve().parents[3])
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "queryweave.tools.cypher.engine", str(req_r), str(resp_w), json.dumps(self.args)],
-            pass_fds=(req_r, resp_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, close_fds=True)
+            pass_fds=(req_r, resp_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, close_fds=True, env=env)
         os.close(req_r)
         os.close(resp_w)
         self.pipe = Connection(resp_r, writable=False)
