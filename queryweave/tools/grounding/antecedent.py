@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from queryweave.tools.common.text import tokenize
+from queryweave.tools.grounding.units import CODE_PREFIX
 
 _CONSEQUENCE = re.compile(r"^\s*(?:所以|因此|因而|于是|从而|由此|故而|故此|为此|在此背景下|"
                           r"(?:therefore|thus|hence|consequently|as a result|for this reason|because of this)\b)", re.I)
@@ -32,7 +33,7 @@ def restates(unit: str, question: str) -> bool:
     """Whether `unit` only says what the question says ("印度野驴与非洲野驴有些分别。" for "印度野驴与非洲野驴
     的分别是什么？"): two or more terms, at most `RESTATED` of them new, none a number, no code."""
     terms = tokenize(unit)
-    if len(terms) < 2 or "`" in unit or " | " in unit or unit.startswith("code: "):
+    if len(terms) < 2 or "`" in unit or " | " in unit or unit.startswith(CODE_PREFIX):
         return False  # code and table rows state values
     asked = set(tokenize(question))
     new = [t for t in terms if t not in asked]
