@@ -242,6 +242,15 @@ def test_sql_habits_are_repaired_before_running(graph_path):
         "MATCH (p:Person) RETURN p.name ORDER BY p.born LIMIT 2")
     assert repair_clauses("MATCH (p:Person)-[:ACTED_IN]->(m) GROUP BY p.name RETURN p.name, count(m) AS n") == (
         "MATCH (p:Person)-[:ACTED_IN]->(m) RETURN p.name, count(m) AS n")
+    # HAVING filters aggregates: after a WITH it becomes WHERE (before any ORDER BY/LIMIT that followed); it is
+    # never dropped silently — where it cannot go (after RETURN) the query is left as written, to fail and retry
+    having = "MATCH (p:Person)-[:ACTED_IN]->(m) WITH p, count(m) AS n GROUP BY p.name HAVING n > 1"
+    assert repair_clauses(f"{having} RETURN p.name") == (
+        "MATCH (p:Person)-[:ACTED_IN]->(m) WITH p, count(m) AS n WHERE n > 1 RETURN p.name")
+    assert repair_clauses(f"{having} ORDER BY n DESC LIMIT 1 RETURN p.name") == (
+        "MATCH (p:Person)-[:ACTED_IN]->(m) WITH p, count(m) AS n WHERE n > 1 WITH * ORDER BY n DESC LIMIT 1 RETURN p.name")
+    after_return = "MATCH (p:Person)-[:ACTED_IN]->(m) RETURN p.name, count(m) AS n GROUP BY p.name HAVING n > 1"
+    assert repair_clauses(after_return) == after_return
     valid = "MATCH (p:Person)-[:ACTED_IN]->(m) WITH p, count(m) AS n ORDER BY n DESC LIMIT 1 RETURN p.name"
     assert repair_clauses(valid) == valid
     quoted = "MATCH (m:Movie) WHERE m.title = 'ORDER BY x' RETURN m.title"
@@ -250,6 +259,10 @@ def test_sql_habits_are_repaired_before_running(graph_path):
     llm = ScriptedChatModel(responses=["MATCH (p:Person) ORDER BY p.born LIMIT 1 RETURN p.name"])
     answer = TextToCypher(store, llm).ask("Who is the oldest person?")
     assert answer.ok and answer.rows == [{"p.name": "Keanu Reeves"}] and len(llm.calls) == 1
+    grouped = "MATCH (p:Person)-[:ACTED_IN]->(m:Movie) WITH p, count(m) AS n GROUP BY p HAVING n > 1 RETURN p.name"
+    every = TextToCypher(store, None).run("MATCH (p:Person)-[:ACTED_IN]->(m:Movie) RETURN DISTINCT p.name")[0]
+    answer = TextToCypher(store, ScriptedChatModel(responses=[grouped])).ask("Who acted in more than one movie?")
+    assert answer.ok and 0 < len(answer.rows) < len(every)  # the filter was kept, not dropped with the GROUP BY
     # the naive baseline gets no such help
     naive = naive_cypher(store, ScriptedChatModel(responses=["MATCH (p:Person) ORDER BY p.born LIMIT 1 RETURN p.name"]),
                          "Who is the oldest person?")

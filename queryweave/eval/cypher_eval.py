@@ -3,8 +3,9 @@
 Layout (the text2cypher movies set): `DIR/questions.jsonl` (`question`, `cypher`), one `*.cypher`
 CREATE script and optionally `*_schema.txt`. The script is loaded into a fresh embedded kuzu store;
 gold queries run there too (with the same Neo4j->kuzu renames), and rows are compared as
-multisets (ordered when the gold query orders). Gold queries that fail on the engine are counted
-and skipped.
+multisets (ordered when the gold query orders), ties and a LIMIT's arbitrary cut allowed
+(`execution.same_answer`; the strict comparison is reported as `exact_accuracy`). Gold queries that
+fail on the engine are counted and skipped.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from queryweave.eval.execution import orders, same_results, summarize
+from queryweave.eval.execution import Reference, reference, summarize
 from queryweave.tools.common.text import detect_language
 from queryweave.tools.cypher.loader import load_script
 from queryweave.tools.cypher.store import KuzuStore
@@ -41,6 +42,14 @@ def _values(rows: list[dict[str, Any]]) -> list[tuple]:
     return [tuple(r.values()) for r in rows]
 
 
+def gold_reference(tool: TextToCypher, query: str, rows: list[dict[str, Any]]) -> Reference:
+    """The tie-aware `Reference` of a gold query whose result is `rows` (its LIMIT raised once, on `tool`)."""
+    def run(q: str) -> list[tuple] | None:
+        out, error = tool.run(q)
+        return None if error else _values(out)
+    return reference(query, _values(rows), list(rows[0]) if rows else [], run)
+
+
 def evaluate_cypher(directory: str | Path, llm: BaseChatModel, limit: int | None = None,
                     progress: Callable[[dict[str, Any]], None] | None = None, baseline: bool = False,
                     max_retries: int = 2, examples: int = 5, samples: int = 1) -> dict[str, Any]:
@@ -58,27 +67,30 @@ def evaluate_cypher(directory: str | Path, llm: BaseChatModel, limit: int | None
     try:
         golds = [tool.run(row["cypher"]) for row in rows]
         gold_failed = sum(1 for _, error in golds if error)
-        for row, (gold_rows, gold_error) in zip(rows, golds, strict=True):
-            if gold_error:
+        refs = [None if error else gold_reference(tool, row["cypher"], out)
+                for row, (out, error) in zip(rows, golds, strict=True)]
+        for row, ref in zip(rows, refs, strict=True):
+            if ref is None:
                 continue
             start = time.monotonic()
             ans = tool.ask(row["question"])
             item = {"lang": detect_language(row["question"]), "question": row["question"], "query": ans.query,
                     "gold": row["cypher"], "error": ans.error, "attempts": len(ans.attempts),
-                    "correct": ans.ok and same_results(_values(ans.rows), _values(gold_rows), orders(row["cypher"])),
+                    "correct": ans.ok and ref.matches(_values(ans.rows)),
+                    "exact": ans.ok and ref.exact(_values(ans.rows)),
                     "seconds": round(time.monotonic() - start, 2)}
             items.append(item)
             if progress:
                 progress(item)
-        for row, (gold_rows, gold_error) in zip(rows, golds, strict=True):
-            if gold_error or not baseline:
+        for row, ref in zip(rows, refs, strict=True):
+            if ref is None or not baseline:
                 continue
             start = time.monotonic()
             b = naive_cypher(store, llm, row["question"])
             base_items.append({"lang": detect_language(row["question"]), "question": row["question"],
                                "query": b.query, "error": b.error, "baseline": True,
-                               "correct": b.ok and same_results(_values(b.rows), _values(gold_rows),
-                                                                orders(row["cypher"])),
+                               "correct": b.ok and ref.matches(_values(b.rows)),
+                               "exact": b.ok and ref.exact(_values(b.rows)),
                                "seconds": round(time.monotonic() - start, 2)})
             if progress:
                 progress(base_items[-1])

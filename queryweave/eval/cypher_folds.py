@@ -20,8 +20,8 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from queryweave.eval.cypher_eval import _values, build_store
-from queryweave.eval.execution import orders, same_results
+from queryweave.eval.cypher_eval import _values, build_store, gold_reference
+from queryweave.eval.execution import Reference
 from queryweave.eval.folds import Candidate, Question, candidates, leave_one_group_out, report
 from queryweave.tools.common.examples import Example
 from queryweave.tools.common.text import detect_language
@@ -81,7 +81,7 @@ def evaluate_cypher_folds(directory: str | Path, llm: BaseChatModel, limit: int 
         known = set_properties(store, store.schema())
         plain = TextToCypher(store, llm)
         excluded: list[dict[str, Any]] = []
-        gold: dict[int, list] = {}
+        gold: dict[int, Reference] = {}
         gold_failed = 0
         for i, row in enumerate(rows):
             missing = unset_properties(row["cypher"], known)
@@ -92,13 +92,15 @@ def evaluate_cypher_folds(directory: str | Path, llm: BaseChatModel, limit: int 
             if error:
                 gold_failed += 1
                 continue
-            gold[i] = out
+            gold[i] = gold_reference(plain, row["cypher"], out)
         questions = [Question(i, detect_language(rows[i]["question"]), rows[i]["question"],
                               str(rows[i].get("type") or "untyped")) for i in gold]
         pool = [Example(q.text, rows[q.index]["cypher"], q.group) for q in questions]
 
-        def right(ans: Any, i: int) -> bool:
-            return ans.ok and same_results(_values(ans.rows), _values(gold[i]), orders(rows[i]["cypher"]))
+        def right(ans: Any, i: int) -> dict[str, bool]:
+            ok = ans.ok
+            got = _values(ans.rows)
+            return {"correct": ok and gold[i].matches(got), "exact": ok and gold[i].exact(got)}
 
         def score(c: Candidate, q: Question, held_out: frozenset[str]) -> dict[str, Any]:
             mine = [e for e in pool if e.source not in held_out and e.source != q.group] if c.uses_pool else []
@@ -110,7 +112,7 @@ def evaluate_cypher_folds(directory: str | Path, llm: BaseChatModel, limit: int 
                 ans = tool.ask(q.text)
                 cache[key] = {"lang": q.lang, "type": q.group, "question": q.text, "config": c.name,
                               "query": ans.query, "gold": rows[q.index]["cypher"], "error": ans.error,
-                              "pool_from": sorted({e.source for e in shown}), "correct": right(ans, q.index),
+                              "pool_from": sorted({e.source for e in shown}), **right(ans, q.index),
                               "votes": ans.votes, "tried": [a["query"] for a in ans.attempts],
                               "seconds": round(time.monotonic() - start, 2)}
                 if progress:
@@ -123,7 +125,7 @@ def evaluate_cypher_folds(directory: str | Path, llm: BaseChatModel, limit: int 
             start = time.monotonic()
             b = naive_cypher(store, llm, q.text)
             naive.append({"lang": q.lang, "type": q.group, "question": q.text, "query": b.query, "error": b.error,
-                          "correct": right(b, q.index), "seconds": round(time.monotonic() - start, 2)})
+                          **right(b, q.index), "seconds": round(time.monotonic() - start, 2)})
             if progress:
                 progress({**naive[-1], "baseline": True})
     finally:

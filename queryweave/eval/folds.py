@@ -132,10 +132,11 @@ def report(result: dict[str, Any], naive_items: list[dict[str, Any]], chosen_nam
 def table_lines(rep: dict[str, Any]) -> list[str]:
     """The rows as text: one line per row, accuracy per language and overall."""
     langs = sorted({lang for row in rep["rows"].values() for lang in row["by_language"]})
-    lines = [f"{'row':<28}" + "".join(f"{lang:>9}" for lang in langs) + f"{'all':>9}{'n':>6}"]
+    lines = [f"{'row':<28}" + "".join(f"{lang:>9}" for lang in langs) + f"{'all':>9}{'strict':>9}{'n':>6}"]
     for name, row in rep["rows"].items():
         cells = "".join(f"{row['by_language'].get(lang, {}).get('execution_accuracy', 0.0):>9.3f}" for lang in langs)
-        lines.append(f"{name:<28}{cells}{row['execution_accuracy']:>9.3f}{row['n']:>6}")
+        strict = f"{row['exact_accuracy']:>9.3f}" if "exact_accuracy" in row else f"{'-':>9}"
+        lines.append(f"{name:<28}{cells}{row['execution_accuracy']:>9.3f}{strict}{row['n']:>6}")
     for f in rep["folds"]:
         lines.append(f"  fold {f['held_out']} [{f['lang']}]: chosen {f['chosen']} "
                      f"(train {f['train_accuracy'][f['chosen']]:.3f} on {f['train_n']}) -> "

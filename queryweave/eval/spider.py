@@ -16,7 +16,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from queryweave.eval.execution import orders, same_results, summarize
+from queryweave.eval.execution import Reference, reference, summarize
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
 
@@ -41,23 +41,37 @@ def _variants(row: dict[str, Any], languages: tuple[str, ...]) -> list[tuple[str
     return out
 
 
+def gold_reference(db: SqlDatabase, sql: str) -> Reference | None:
+    """The tie-aware `Reference` of a gold query on `db` (None when the gold query fails there)."""
+    g = db.run(sql)
+    if g.error:
+        return None
+
+    def run(query: str) -> list[tuple] | None:
+        out = db.run(query)
+        return None if out.error else out.rows
+    return reference(sql, g.rows, g.columns, run)
+
+
+def judged(ref: Reference | None, rows: list[tuple], error: str | None) -> dict[str, bool]:
+    """`{"correct", "exact"}` of a prediction's rows against `ref` (tie-aware, and strict)."""
+    ok = error is None and ref is not None
+    return {"correct": ok and ref.matches(rows), "exact": ok and ref.exact(rows)}
+
+
 def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = None,
                  languages: tuple[str, ...] = ("en", "zh"), baseline: bool = False,
                  progress: Callable[[dict[str, Any]], None] | None = None, **tool_options: Any) -> dict[str, Any]:
     """Execution accuracy of `TextToSQL` (and of the naive baseline when `baseline`) on a Spider folder."""
     directory = Path(directory)
     dbs: dict[str, SqlDatabase] = {}
-    gold: dict[int, Any] = {}
+    gold: dict[int, Reference | None] = {}
     rows = load_questions(directory, limit)
     for i, row in enumerate(rows):
         db_id = row["db_id"]
         if db_id not in dbs:
             dbs[db_id] = SqlDatabase(str(directory / "database" / db_id / f"{db_id}.sqlite"), max_rows=100000)
-        gold[i] = dbs[db_id].run(row["gold_sql"])
-
-    def correct(rows_out: list[tuple], error: str | None, i: int) -> bool:
-        g = gold[i]
-        return error is None and not g.error and same_results(rows_out, g.rows, orders(rows[i]["gold_sql"]))
+        gold[i] = gold_reference(dbs[db_id], row["gold_sql"])
 
     # one language at a time, questions in file order (grouped by database): consecutive prompts share
     # their schema prefix, which local engines (llama.cpp) reuse instead of re-reading it
@@ -73,7 +87,7 @@ def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = 
                         "repairs": [r for a in ans.attempts for r in a.get("repairs", [])],
                         "translation": ans.translation, "votes": ans.votes, "shape": ans.shape,
                         "shape_fits": ans.shape_fits,
-                        "correct": ans.ok and correct(ans.rows, None, i),
+                        **judged(gold[i], ans.rows, None if ans.ok else ans.error or "failed"),
                         "seconds": round(time.monotonic() - start, 2)}
                 items.append(item)
                 if progress:
@@ -86,7 +100,7 @@ def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = 
                     start = time.monotonic()
                     b = naive_sql(dbs[row["db_id"]], llm, question)
                     base_items.append({"id": row.get("id"), "lang": lang, "question": question, "sql": b.sql,
-                                       "error": b.error, "correct": correct(b.rows, b.error, i),
+                                       "error": b.error, **judged(gold[i], b.rows, b.error),
                                        "seconds": round(time.monotonic() - start, 2), "baseline": True})
                     if progress:
                         progress(base_items[-1])

@@ -17,9 +17,9 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from queryweave.eval.execution import orders, same_results
+from queryweave.eval.execution import Reference
 from queryweave.eval.folds import Candidate, Question, candidates, leave_one_group_out, report
-from queryweave.eval.spider import _variants, load_questions
+from queryweave.eval.spider import _variants, gold_reference, judged, load_questions
 from queryweave.tools.common.examples import Example
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
@@ -65,21 +65,17 @@ def evaluate_sql_folds(directory: str | Path, llm: BaseChatModel, limit: int | N
     directory = Path(directory)
     rows = load_questions(directory, limit)
     dbs: dict[str, SqlDatabase] = {}
-    gold: dict[int, Any] = {}
+    gold: dict[int, Reference | None] = {}
     for i, row in enumerate(rows):
         if row["db_id"] not in dbs:
             dbs[row["db_id"]] = SqlDatabase(str(directory / "database" / row["db_id"] / f"{row['db_id']}.sqlite"),
                                             max_rows=100000)
-        gold[i] = dbs[row["db_id"]].run(row["gold_sql"])
+        gold[i] = gold_reference(dbs[row["db_id"]], row["gold_sql"])
     questions = [Question(i, lang, text, row["db_id"]) for lang in languages for i, row in enumerate(rows)
                  for _, text in _variants(row, (lang,))]
     pool = {lang: [Example(q.text, rows[q.index]["gold_sql"], q.group) for q in questions if q.lang == lang]
             for lang in languages}
     cache: dict[tuple, dict[str, Any]] = {}
-
-    def correct(out_rows: list[tuple], error: str | None, i: int) -> bool:
-        g = gold[i]
-        return error is None and not g.error and same_results(out_rows, g.rows, orders(rows[i]["gold_sql"]))
 
     def score(c: Candidate, q: Question, excluded: frozenset[str]) -> dict[str, Any]:
         mine = [e for e in pool[q.lang] if e.source not in excluded and e.source != q.group] if c.uses_pool else []
@@ -94,7 +90,7 @@ def evaluate_sql_folds(directory: str | Path, llm: BaseChatModel, limit: int | N
                           "error": ans.error, "attempts": len(ans.attempts), "shape": ans.shape,
                           "shape_fits": ans.shape_fits,
                           "pool_from": sorted({e.source for e in shown}),
-                          "correct": ans.ok and correct(ans.rows, None, q.index),
+                          **judged(gold[q.index], ans.rows, None if ans.ok else ans.error or "failed"),
                           "seconds": round(time.monotonic() - start, 2)}
             if progress:
                 progress(cache[key])
@@ -107,7 +103,7 @@ def evaluate_sql_folds(directory: str | Path, llm: BaseChatModel, limit: int | N
             start = time.monotonic()
             b = naive_sql(dbs[q.group], llm, q.text)
             naive.append({"id": rows[q.index].get("id"), "db_id": q.group, "lang": q.lang, "question": q.text,
-                          "sql": b.sql, "error": b.error, "correct": correct(b.rows, b.error, q.index),
+                          "sql": b.sql, "error": b.error, **judged(gold[q.index], b.rows, b.error),
                           "seconds": round(time.monotonic() - start, 2), "baseline": True})
             if progress:
                 progress(naive[-1])

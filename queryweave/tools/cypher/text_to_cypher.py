@@ -76,15 +76,27 @@ _CLAUSE = re.compile(r"\b(OPTIONAL\s+MATCH|MATCH|WHERE|WITH|UNWIND|RETURN|ORDER\
 
 
 def repair_clauses(query: str) -> str:
-    """Fix two SQL habits that no Cypher engine parses: drop `GROUP BY ...` (Cypher groups by the
-    non-aggregated RETURN/WITH items), and move an ORDER BY/SKIP/LIMIT block written right after
-    MATCH (before the final RETURN) to the end. Valid queries come back unchanged."""
+    """Fix SQL habits that no Cypher engine parses: drop `GROUP BY ...` (Cypher groups by the
+    non-aggregated RETURN/WITH items) — its `HAVING cond` becomes `WHERE cond` after a WITH (Cypher's
+    way to filter aggregates; `WITH *` keeps an ORDER BY/LIMIT that followed after the filter) and is
+    never dropped (anywhere else the query is left to fail) — and move an
+    ORDER BY/SKIP/LIMIT block written right after MATCH (before the final RETURN) to the end. Valid
+    queries come back unchanged."""
     marks = [(m.start(), m.group(1).upper().split()[0]) for m in _CLAUSE.finditer(query)
              if _outside_strings(query, m.start())]
     for i, (pos, kind) in enumerate(marks):
         if kind == "GROUP":
             end = marks[i + 1][0] if i + 1 < len(marks) else len(query)
-            return repair_clauses(query[:pos] + query[end:])
+            having = [m for m in re.finditer(r"\bHAVING\b", query[pos:end], re.I) if _outside_strings(query, pos + m.start())]
+            if not having:
+                return repair_clauses(query[:pos] + query[end:])
+            if i == 0 or marks[i - 1][1] != "WITH":
+                return query
+            cond = query[pos + having[0].end():end].strip()
+            rest = query[end:]
+            if i + 1 < len(marks) and marks[i + 1][1] in {"ORDER", "SKIP", "LIMIT"}:  # filter first, then order
+                rest = f"WITH * {rest}"
+            return repair_clauses(f"{query[:pos]}WHERE {cond} {rest}".rstrip())
     main = ""
     for i, (pos, kind) in enumerate(marks):
         if kind in {"MATCH", "OPTIONAL", "WITH", "UNWIND", "RETURN"}:
