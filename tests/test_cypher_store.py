@@ -263,6 +263,11 @@ def test_sql_habits_are_repaired_before_running(graph_path):
     every = TextToCypher(store, None).run("MATCH (p:Person)-[:ACTED_IN]->(m:Movie) RETURN DISTINCT p.name")[0]
     answer = TextToCypher(store, ScriptedChatModel(responses=[grouped])).ask("Who acted in more than one movie?")
     assert answer.ok and 0 < len(answer.rows) < len(every)  # the filter was kept, not dropped with the GROUP BY
+    # `length` of a string property is a SQL habit (Cypher's length measures a path): run as `size`
+    longer = "MATCH (m:Movie) WHERE LENGTH(m.title) > 12 RETURN m.title"
+    assert TextToCypher(store, None).run(longer)[1]  # as written, the engine rejects it
+    answer = TextToCypher(store, ScriptedChatModel(responses=[longer])).ask("Which titles are longer than 12?")
+    assert answer.ok and answer.rows == [{"m.title": "The Devil's Advocate"}]
     # the naive baseline gets no such help
     naive = naive_cypher(store, ScriptedChatModel(responses=["MATCH (p:Person) ORDER BY p.born LIMIT 1 RETURN p.name"]),
                          "Who is the oldest person?")

@@ -127,6 +127,16 @@ def repair_between(query: str) -> str:
     return _BETWEEN.sub(sub, query)
 
 
+_LENGTH = re.compile(r"\b(?:length|char_length|character_length|len)\s*\(\s*(\w+\.\w+)\s*\)", re.I)
+
+
+def repair_length(query: str) -> str:
+    """`length(n.prop)` (and SQL's `char_length`/`len`) as `size(n.prop)`: in Cypher `length` measures a
+    path, and a property is never one (Neo4j 5 and kuzu both reject it on a string); `size` is right
+    for strings and lists on both engines."""
+    return _LENGTH.sub(lambda m: f"size({m.group(1)})" if _outside_strings(query, m.start()) else m.group(0), query)
+
+
 _NODE = re.compile(r"\(\s*(\w*)\s*(?::\s*`?(\w+)`?)?[^()]*\)")
 _REL = re.compile(r"^\s*(<)?-\s*\[\s*(\w*)\s*:\s*`?(\w+)`?\s*(\{[^\]]*\})?\s*\]\s*-(>)?\s*$")
 
@@ -232,10 +242,10 @@ class TextToCypher:
         return nearest(question, self.example_pool, self.pool_examples)
 
     def run(self, query: str, repair: bool = False) -> tuple[list[dict[str, Any]], str | None]:
-        """Guard and run one query: (rows, error). `repair` applies `repair_between`, `repair_clauses` and
-        `repair_directions` first."""
+        """Guard and run one query: (rows, error). `repair` applies `repair_between`, `repair_length`,
+        `repair_clauses` and `repair_directions` first."""
         if repair:
-            query = repair_directions(repair_clauses(repair_between(query)), self.store.schema())
+            query = repair_directions(repair_clauses(repair_length(repair_between(query))), self.store.schema())
         verdict = check_cypher(query)
         if not verdict.allowed:
             return [], f"blocked by the guard: {verdict.reason}"
