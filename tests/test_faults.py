@@ -93,7 +93,8 @@ def test_endpoint_down_degrades_with_the_reason_in_the_api_response(kb_dir, tmp_
     assert resp.status_code == 200, resp.text
     out = resp.json()
     _assert_degraded_to_rules(out, "Connection error")
-    assert any("LLM endpoint unavailable" in r for r in out["degraded_reasons"])  # later steps: no new retries
+    # later steps (the grader) find the endpoint cooling down and fall back without new retries
+    assert any(r.startswith("reflect:") and "endpoint down" in r for r in out["degraded_reasons"])
 
 
 def test_http_500_is_retried_with_backoff_then_not_hammered(ctx):

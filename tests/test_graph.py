@@ -45,6 +45,36 @@ def test_fake_llm_answer_citations_come_from_markers(ctx, monkeypatch):
     assert "max_connections" in prompt and "[1]" in prompt
 
 
+def _llm_says(monkeypatch, reply):
+    fake = ScriptedChatModel(responses=[reply])
+    monkeypatch.setattr("queryweave.nodes.generate.get_chat_model", lambda c: fake)
+    monkeypatch.setattr("queryweave.nodes.generate.resolve_backend", lambda c: "openai")
+    return fake
+
+
+def test_an_answer_without_marks_cites_the_passage_that_carries_it(ctx, monkeypatch):
+    # small models often leave the [n] marks out: the answer is neither a refusal nor shown uncited
+    _llm_says(monkeypatch, "The max_connections setting limits concurrent connections; its default value is 100.")
+    out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)
+    assert out["answer"].startswith("The max_connections setting") and not out.get("abstained")
+    assert out["citations"] and out["citations"][0]["source"].endswith("postgres-pool.md")
+
+
+def test_an_answer_no_passage_carries_is_replaced_by_the_extractive_one(ctx, monkeypatch):
+    # uncited and carried by no passage: the model answered from memory, which a RAG answer must not show
+    _llm_says(monkeypatch, "Zebras migrate across the Serengeti every July in herds of thousands.")
+    out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)
+    assert "Zebras" not in out["answer"] and "100" in out["answer"] and out["citations"]
+    assert any("none carries it" in r for r in out["degraded_reasons"])
+
+
+def test_an_answer_of_citation_marks_only_is_replaced_by_the_extractive_one(ctx, monkeypatch):
+    _llm_says(monkeypatch, "[2][3]")
+    out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)
+    assert out["answer"] != "[2][3]" and "100" in out["answer"] and out["citations"]
+    assert any("citation marks only" in r for r in out["degraded_reasons"])
+
+
 def test_fake_llm_failure_degrades_to_rules(ctx, monkeypatch):
     fake = ScriptedChatModel(responses=[RuntimeError("HTTP 500")])
     monkeypatch.setattr("queryweave.nodes.generate.get_chat_model", lambda c: fake)

@@ -55,3 +55,17 @@ def test_no_overlap_with_vocabulary_still_retrieves_but_unsure():
 def test_schema_round_trip():
     out = NecessityOutput.model_validate({"needs_retrieval": False, "kind": "greeting", "reply": "hi"})
     assert out.kind == "greeting"
+
+
+def test_a_name_the_corpus_holds_makes_retrieval_certain():
+    held = {"rrf", "gradle"}
+
+    def known(text):
+        return text.lower() in held
+
+    d = needs_retrieval("倒数排名融合（RRF）是谁提出的？", kb_vocabulary={"redis"}, known=known)
+    assert d.needs and d.confident  # no model is asked to answer it from memory
+    unsure = needs_retrieval("MongoDB 默认监听哪个端口？", kb_vocabulary={"redis"}, known=known)
+    assert unsure.needs and not unsure.confident  # a name the corpus lacks: the model may still decide
+    assert not needs_retrieval("Translate this sentence into French: I like tea", known=lambda t: True).needs
+    assert not needs_retrieval("hello", known=lambda t: True).needs

@@ -30,7 +30,8 @@ def necessity(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
                 "answer": pick(EMPTY, state.get("language", "en"))}
     if not ctx.feature("necessity"):
         return {"needs_retrieval": True}
-    decision = needs_retrieval(question, knowledge_base(ctx).vocabulary())
+    kb = knowledge_base(ctx)
+    decision = needs_retrieval(question, kb.vocabulary(), known=kb.bm25().knows)
     needs, kind, reply, source = decision.needs, decision.kind, decision.reply, "rules"
     out: dict[str, Any] = {}
     if not decision.confident:

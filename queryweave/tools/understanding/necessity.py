@@ -13,6 +13,7 @@ import ast
 import operator
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -156,11 +157,15 @@ def _normalize_vocab(vocab: set[str]) -> set[str]:
     return out
 
 
-def needs_retrieval(question: str, kb_vocabulary: set[str] | None = None) -> NecessityDecision:
+def needs_retrieval(question: str, kb_vocabulary: set[str] | None = None,
+                    known: Callable[[str], bool] | None = None) -> NecessityDecision:
     """Decide whether `question` needs retrieval; see the module docstring for the rules.
 
     `kb_vocabulary` (terms or titles of the knowledge base, any case) turns a would-be direct answer
-    into retrieval when the message shares a content word with the knowledge base.
+    into retrieval when the message shares a content word with the knowledge base. `known` (does the
+    corpus hold this name? e.g. `Bm25Index.knows`) makes an informational question that names something
+    the corpus holds a confident retrieval ("倒数排名融合（RRF）是谁提出的？" when a page explains RRF),
+    so no model is asked to answer it from memory.
     """
     q = question.strip()
     lang = detect_language(q)
@@ -194,6 +199,9 @@ def needs_retrieval(question: str, kb_vocabulary: set[str] | None = None) -> Nec
         return NecessityDecision(False, "general", True, _reply("weather", lang), "live weather")
     if _GENERIC.search(q):
         return NecessityDecision(False, "general", False, _reply("generic", lang), "translation or creative request")
+    held = [m.text for m in strong if known is not None and known(m.text)]
+    if held:
+        return NecessityDecision(True, "kb", True, None, f"names {held[:3]}, which the knowledge base holds")
     if kb_vocabulary and len(tokens) >= 2:
         return NecessityDecision(True, "kb", False, None, "informational, but no overlap with the knowledge base")
     return NecessityDecision(True, "kb", True, None, "informational: retrieve")

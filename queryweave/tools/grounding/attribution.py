@@ -1,0 +1,31 @@
+"""Citations for a model answer that wrote none: which passages carry its sentences.
+
+Small models often answer from the numbered passages without writing the `[n]` marks the prompt asks
+for (Qwen2.5-Coder-1.5B left them out of a third of its answers, most of them Chinese). Such an answer
+is not a refusal, and it must not be shown uncited either: each of its sentences is matched to the
+passage holding the largest share of the sentence's content tokens (`overlap.content_tokens`:
+stemmed, Chinese by words), and the passages that carry at least `MIN_SHARE` of some sentence are cited.
+When none does, the answer came from somewhere else than the passages (the model's memory) and the
+caller answers otherwise. The threshold is a plain majority, chosen before looking at any answer.
+"""
+
+from __future__ import annotations
+
+from queryweave.tools.grounding.claims import sentences
+from queryweave.tools.grounding.overlap import content_tokens
+
+MIN_SHARE = 0.5
+
+
+def attribute(answer: str, passages: list[str], min_share: float = MIN_SHARE) -> list[int]:
+    """1-based numbers of the `passages` that carry some sentence of `answer` (sorted; empty: none)."""
+    held = [set(content_tokens(p)) for p in passages]
+    cited: set[int] = set()
+    for sentence in sentences(answer) or [answer]:
+        words = set(content_tokens(sentence))
+        if not words or not held:
+            continue
+        share, best = max((len(words & h) / len(words), i) for i, h in enumerate(held))
+        if share >= min_share and share > 0:
+            cited.add(best + 1)
+    return sorted(cited)
