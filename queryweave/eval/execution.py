@@ -86,11 +86,16 @@ _LAST_ORDER = re.compile(r"\bORDER\s+BY\s+(.*?)(?:\bSKIP\b|\bOFFSET\b|\bLIMIT\b|
 _DIRECTION = re.compile(r"\s+(?:ASC|DESC|ASCENDING|DESCENDING)(?:\s+NULLS\s+(?:FIRST|LAST))?\s*$", re.I)
 
 
+def _masked(query: str) -> str:
+    """`query` with its string literals' contents blanked (same length), so no keyword is found inside one."""
+    return _STRINGS.sub(lambda m: "'" + "x" * (len(m.group(0)) - 2) + "'", query or "")
+
+
 def without_limit(query: str, rows: int = 100000) -> str | None:
     """`query` with its one `LIMIT n` raised to `rows` (kuzu wants a LIMIT after a WITH's ORDER BY), or None
     when it has none, more than one, or a SKIP/OFFSET: the untruncated result a tie-aware comparison
     needs (string literals are never touched)."""
-    masked = _STRINGS.sub(lambda m: "'" + "x" * (len(m.group(0)) - 2) + "'", query or "")
+    masked = _masked(query)
     hits = list(_LIMIT.finditer(masked))
     if len(hits) != 1 or re.search(r"\b(?:SKIP|OFFSET)\b", masked, re.I):
         return None
@@ -100,7 +105,7 @@ def without_limit(query: str, rows: int = 100000) -> str | None:
 def sort_columns(query: str, columns: Sequence[str]) -> list[int] | None:
     """Indexes in `columns` of the last ORDER BY's keys (matched by name or expression text, case and spaces
     ignored), or None when the query does not order or a key is not among the returned columns."""
-    masked = _STRINGS.sub(lambda m: "'" + "x" * (len(m.group(0)) - 2) + "'", query or "")
+    masked = _masked(query)
     found = list(_LAST_ORDER.finditer(masked))
     if not found:
         return None

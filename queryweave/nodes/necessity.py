@@ -31,7 +31,7 @@ def necessity(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     if not ctx.feature("necessity"):
         return {"needs_retrieval": True}
     kb = knowledge_base(ctx)
-    decision = needs_retrieval(question, kb.vocabulary(), known=kb.bm25().knows)
+    decision = needs_retrieval(question, kb.vocabulary(), known=lambda name: kb.bm25().knows(name))  # loaded if asked
     needs, kind, reply, source = decision.needs, decision.kind, decision.reply, "rules"
     out: dict[str, Any] = {}
     if not decision.confident:
