@@ -19,3 +19,13 @@ def test_each_sentence_cites_the_passage_that_carries_it():
 def test_an_answer_from_memory_cites_nothing():
     assert attribute("The default page size of a new SQLite database is 4096 bytes.", PASSAGES) == []
     assert attribute("", PASSAGES) == [] and attribute("anything", []) == []
+
+
+def test_invented_numbers_are_those_neither_question_nor_passages_hold():
+    from queryweave.tools.grounding.attribution import invented_numbers
+
+    passages = ["The pool holds 1,000 connections and waits thirty seconds."]
+    assert invented_numbers("It holds 1000 connections and waits 30 s.", "How big is the pool?", passages) == []
+    assert invented_numbers("The page size is 4096 bytes.", "What is the page size?", passages) == ["4096"]
+    assert invented_numbers("Version 3 adds it.", "What does version 3 add?", passages) == []  # from the question
+    assert invented_numbers("它有一个默认值。", "默认值是多少？", passages) == []  # words, not digits

@@ -68,6 +68,14 @@ def test_an_answer_no_passage_carries_is_replaced_by_the_extractive_one(ctx, mon
     assert any("none carries it" in r for r in out["degraded_reasons"])
 
 
+def test_an_answer_stating_a_number_no_passage_holds_is_replaced_by_the_extractive_one(ctx, monkeypatch):
+    # cited, but the number came from the model's memory: the passages say 100
+    _llm_says(monkeypatch, "The default value of max_connections is 250 [1].")
+    out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)
+    assert "250" not in out["answer"] and "100" in out["answer"] and out["citations"]
+    assert any("numbers its passages do not hold (250)" in r for r in out["degraded_reasons"])
+
+
 def test_an_answer_of_citation_marks_only_is_replaced_by_the_extractive_one(ctx, monkeypatch):
     _llm_says(monkeypatch, "[2][3]")
     out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)

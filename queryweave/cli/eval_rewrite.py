@@ -11,13 +11,14 @@ COLUMNS = ("exact", "f1", "entity_recall", "search_recall", "hint_terms", "kept"
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score `none`, `rules` and (with a model) `llm` on FILE; print one row per system and language."""
-    from queryweave.eval.rewrite import evaluate, llm_rewriter, read_rewrites, rules_rewriter
+    """Score `none`, `rules` and (with a model) `llm` and `graph` on FILE; print one row per system and language."""
+    from queryweave.eval.rewrite import evaluate, graph_rewriter, llm_rewriter, read_rewrites, rules_rewriter
 
     items = read_rewrites(args.file, limit=args.limit)
     systems = {"none": lambda q, h: q, "rules": rules_rewriter()}
     if args.context.llm not in ("rules", "auto") or (args.context.llm == "auto" and _has_model(args.context)):
         systems["llm"] = llm_rewriter(args.context)
+        systems["graph"] = graph_rewriter(args.context)
     out = open(args.items, "w", encoding="utf-8") if args.items else None  # noqa: SIM115 - closed below
 
     def keep(system: str, item, text: str, hints: list[str]) -> None:

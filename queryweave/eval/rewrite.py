@@ -12,8 +12,10 @@ rewrite:
 - `kept`: share of `needs_rewrite=false` items returned unchanged;
 - `splices`: outputs that repeat a phrase the question and the gold rewrite do not repeat ("what is
   what is its ...") — an ungrammatical splice of two questions.
-Rows in one run: `none` (the follow-up as is), `rules` (the rule layer alone), and `llm` when a
-model is configured. History entries alternate user / assistant; a CANARD `title` (and `section`) is
+Rows in one run: `none` (the follow-up as is), `rules` (the rule layer alone), and when a model is
+configured `llm` (the model's rewrite of every follow-up, unchecked) and `graph` (what the `resolve`
+node does: the rules, the model's rewrite when the rules are unsure and the rewrite passes
+`tools/understanding/rewrite_check.py`, the rules' hints beside it). History entries alternate user / assistant; a CANARD `title` (and `section`) is
 given to the systems as a leading topic line, as the annotators saw it.
 """
 
@@ -161,6 +163,20 @@ def llm_rewriter(ctx: Any) -> Rewriter:
     def rewrite(question: str, history: list[tuple[str, str]]) -> str:
         text, _error = _llm_rewrite(ctx, question, history)
         return text or resolve_followup(question, history).query
+
+    return rewrite
+
+
+def graph_rewriter(ctx: Any) -> Rewriter:
+    """What the `resolve` node does with a model: the rules, and the LLM's rewrite (checked) when the
+    rules are unsure; the rules' hints searched beside it (no knowledge base consulted here)."""
+    from queryweave.nodes.resolve import checked_llm_rewrite
+    from queryweave.tools.understanding.coref import resolve_followup
+
+    def rewrite(question: str, history: list[tuple[str, str]]) -> tuple[str, list[str]]:
+        res = resolve_followup(question, history)
+        text, _error = checked_llm_rewrite(ctx, question, history, res)
+        return text or res.query, res.hints
 
     return rewrite
 

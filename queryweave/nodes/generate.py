@@ -23,7 +23,7 @@ from queryweave.prompts.generate import NEAREST, NOT_ANSWERED_FOR, NOT_FOUND, NO
 from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.common.validation import fence_passages
 from queryweave.tools.grounding.attributes import unstated_attributes
-from queryweave.tools.grounding.attribution import attribute
+from queryweave.tools.grounding.attribution import attribute, invented_numbers
 from queryweave.tools.grounding.both import Verdict, both_verdict, verdict_text
 from queryweave.tools.grounding.confidence import asks_explanation, fixed_mix, scaled_similarity, type_match
 from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
@@ -250,6 +250,9 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             cited = attribute(_MARK.sub("", text), [_evidence(d) for d in docs])
             if not cited:
                 text, error = None, "the answer cites no passage and none carries it"
+        if text and ctx.feature("number_check") and (
+                made_up := invented_numbers(_MARK.sub("", text), question, [_evidence(d) for d in docs])):
+            text, error = None, f"the answer states numbers its passages do not hold ({', '.join(made_up[:3])})"
         if text:
             citations = [_citation(n, docs[n - 1]) for n in cited]
             conf = 0.5 * retrieval_confidence(docs) + 0.5 * (1.0 if citations else 0.2)

@@ -10,11 +10,15 @@ topic means the question stands alone (an unrelated later question in the same t
 The rules also return `search_hints` (`tools/understanding/hints.py`): the conversation's phrases that
 `rewrite` searches beside the question. They are kept for a follow-up that leans on the conversation
 (a reference word, an ellipsis, no name of its own), and for one that looks self-contained only when
-no top passage holds all its words; an LLM rewrite replaces them.
+no top passage holds all its words. When the rules are unsure the LLM rewrites the question, and its
+rewrite is used only if it can stand in for the question (`tools/understanding/rewrite_check.py`: no
+sentence added, the question's own words kept, no word from outside the conversation); the hints are
+searched beside it either way.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -25,7 +29,10 @@ from queryweave.nodes.common import knowledge_base, timed
 from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.common.validation import sanitize_question
 from queryweave.tools.understanding.constraints import accumulate_constraints
-from queryweave.tools.understanding.coref import CorefRewrite, resolve_followup, summarize_history
+from queryweave.tools.understanding.coref import CorefRewrite, Resolution, resolve_followup, summarize_history
+from queryweave.tools.understanding.rewrite_check import refuse_rewrite
+
+log = logging.getLogger(__name__)
 
 TURN_RESET: dict[str, Any] = {
     "attempts": None, "degraded_reasons": None, "timings": None, "degraded": False, "clarification": None,
@@ -63,6 +70,21 @@ def _llm_rewrite(ctx: Any, question: str, history: list[tuple[str, str]]) -> tup
     if result.value is None:
         return None, result.error
     return result.value.standalone_question.strip() or None, None
+
+
+def checked_llm_rewrite(ctx: Any, question: str, history: list[tuple[str, str]],
+                        res: Resolution) -> tuple[str | None, str | None]:
+    """For a follow-up the rules are unsure of (`res`): the LLM's rewrite when it can stand in for the
+    question, else None; and the model's error, if the call failed."""
+    if res.confident:
+        return None, None
+    text, error = _llm_rewrite(ctx, question, history)
+    if text:
+        refused = refuse_rewrite(question, text, [t for _, t in history])
+        if refused is None:
+            return text, None
+        log.info("resolve: LLM rewrite %r of %r refused: %s", text, question, refused)
+    return None, error
 
 
 def _passages_holding(ctx: Any, question: str) -> list[str]:
@@ -112,9 +134,9 @@ def resolve(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         resolved = res.query
         hints = res.hints if res.dependent or not searchable_alone(ctx, question) else []
         if not res.confident:
-            text, error = _llm_rewrite(ctx, question, history)
+            text, error = checked_llm_rewrite(ctx, question, history, res)
             if text:
-                resolved, hints = text, []
+                resolved = text
             else:
                 if error and error != "no LLM configured":
                     out["degraded"] = True
