@@ -74,6 +74,14 @@ def test_an_answer_stating_a_number_no_passage_holds_is_replaced_by_the_extracti
     out = graph.invoke({"question": "What is the default value of max_connections?"}, context=ctx)
     assert "250" not in out["answer"] and "100" in out["answer"] and out["citations"]
     assert any("numbers its passages do not hold (250)" in r for r in out["degraded_reasons"])
+    assert len(out["degraded_reasons"]) == len(set(out["degraded_reasons"]))  # said once, even after a re-query
+
+
+def test_degraded_reasons_are_said_once_and_reset_by_a_new_turn():
+    from queryweave.graph.state import extend_unique
+
+    assert extend_unique(["a"], ["b", "a", "b"]) == ["a", "b"]
+    assert extend_unique(["a"], None) == []
 
 
 def test_an_answer_of_citation_marks_only_is_replaced_by_the_extractive_one(ctx, monkeypatch):

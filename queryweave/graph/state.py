@@ -29,6 +29,16 @@ def extend_list(left: list | None, right: list | None) -> list:
     return [*(left or []), *right]
 
 
+def extend_unique(left: list | None, right: list | None) -> list:
+    """Reducer: append the items not already there (a reason repeated by a re-query is said once);
+    `None` resets (a new turn)."""
+    if right is None:
+        return []
+    out = list(left or [])
+    out += [x for x in dict.fromkeys(right) if x not in out]
+    return out
+
+
 class InputState(TypedDict, total=False):
     """What a caller sends: the question (and optionally an image's path for OCR, audio for speech-to-text)."""
 
@@ -65,7 +75,7 @@ class OutputState(TypedDict, total=False):
     verdicts: list[dict[str, Any]]
     attempts: Annotated[list[dict[str, Any]], extend_list]
     degraded: bool
-    degraded_reasons: Annotated[list[str], extend_list]
+    degraded_reasons: Annotated[list[str], extend_unique]
     timings: Annotated[dict[str, float], merge_dicts]
     backend: str
     input_notes: list[str]
