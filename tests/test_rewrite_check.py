@@ -90,3 +90,17 @@ def test_the_graph_row_of_eval_rewrite_does_what_the_node_does(ctx, monkeypatch)
     assert text == resolve_followup("What is the default value?", history).query and hints
     _model_says(monkeypatch, "What does the max_connections setting limit?")
     assert llm_rewriter(ctx)("What is the default value?", history) == "What does the max_connections setting limit?"
+
+
+def test_the_check_never_raises_on_any_text():
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(st.text(max_size=80), st.text(max_size=80), st.lists(st.text(max_size=60), max_size=3))
+    def check(question, rewrite, context):
+        why = refuse_rewrite(question, rewrite, context)
+        assert why is None or isinstance(why, str)
+        assert refuse_rewrite(question, question, context) in (None, "empty rewrite")  # the question stands for itself
+
+    check()
