@@ -15,8 +15,9 @@ rewrite:
 Rows in one run: `none` (the follow-up as is), `rules` (the rule layer alone), and when a model is
 configured `llm` (the model's rewrite of every follow-up, unchecked) and `graph` (what the `resolve`
 node does: the rules, the model's rewrite when the rules are unsure and the rewrite passes
-`tools/understanding/rewrite_check.py`, the rules' hints beside it). History entries alternate user / assistant; a CANARD `title` (and `section`) is
-given to the systems as a leading topic line, as the annotators saw it.
+`tools/understanding/rewrite_check.py`, the rules' hints beside it). History entries alternate
+user / assistant; a CANARD `title` (and `section`) is given to the systems as a leading topic line, as
+the annotators saw it.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ The rules also return `search_hints` (`tools/understanding/hints.py`): the conve
 (a reference word, an ellipsis, no name of its own), and for one that looks self-contained only when
 no top passage holds all its words. When the rules are unsure the LLM rewrites the question, and its
 rewrite is used only if it can stand in for the question (`tools/understanding/rewrite_check.py`: no
-sentence added, the question's own words kept, no word from outside the conversation); the hints are
+earlier turn echoed, no sentence added, the question's own words kept, no word from outside the conversation); the hints are
 searched beside it either way.
 """
 

@@ -14,7 +14,7 @@ what the question leaves open, so it is refused when:
   fact or a constraint nobody stated).
 
 Nothing here reads the gold rewrites of an evaluation set; `MIN_KEPT` was chosen on one part of the
-follow-up sets and reported on the other (bench/results_answers.md, "Follow-up rewriting with a model").
+follow-up sets and reported on the other (bench/results_answers.md, "Thirteenth session … follow-up rewriting with a model").
 The `resolve` node keeps the rules' rewrite and search hints when a rewrite is refused.
 """
 
