@@ -24,11 +24,16 @@ def test_extractive_answer_passes_reflection_first_time(ctx):
     assert out["citations"][0]["verified"] is True
 
 
+# The planted lie states numbers no passage holds, which `generate` itself refuses since the number check
+# (tests/test_graph.py); it is switched off here so that the lie reaches the reflection loop under test.
+LOOP = "number_check=off"
+
+
 def test_planted_unsupported_claim_is_caught_and_loop_is_bounded(ctx, monkeypatch):
     lie = "The default value of max_connections is 7345 connections, set by Oracle in 1962 [1]."
     _fake_llm(monkeypatch, [lie])
     out = graph.invoke({"question": "What is the default value of max_connections?"},
-                       context=replace(ctx, max_attempts=3))
+                       context=replace(ctx, max_attempts=3, features=LOOP))
     assert len(out["attempts"]) == 3  # stopped at the limit, not forever
     assert all(not a["passed"] for a in out["attempts"])
     assert any(not v["supported"] for v in out["verdicts"])
@@ -42,7 +47,7 @@ def test_second_attempt_can_recover(ctx, monkeypatch):
     truth = "The max_connections setting has a default value of 100 connections [1]."
     _fake_llm(monkeypatch, [lie, truth])
     out = graph.invoke({"question": "What is the default value of max_connections?"},
-                       context=replace(ctx, max_attempts=3))
+                       context=replace(ctx, max_attempts=3, features=LOOP))
     assert [a["passed"] for a in out["attempts"]] == [False, True]
     assert "100" in out["answer"] and out["attempts"][1]["k"] >= out["attempts"][0]["k"]
 
