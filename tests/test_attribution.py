@@ -29,3 +29,15 @@ def test_invented_numbers_are_those_neither_question_nor_passages_hold():
     assert invented_numbers("The page size is 4096 bytes.", "What is the page size?", passages) == ["4096"]
     assert invented_numbers("Version 3 adds it.", "What does version 3 add?", passages) == []  # from the question
     assert invented_numbers("它有一个默认值。", "默认值是多少？", passages) == []  # words, not digits
+
+
+def test_vet_answer_reads_marks_attributes_unmarked_answers_and_says_why_it_refuses():
+    from queryweave.tools.grounding.attribution import vet_answer
+
+    q = "What is the default of max_connections?"
+    assert vet_answer("The default is 100 connections [3].", q, PASSAGES) == ([3], None)
+    assert vet_answer("Its default value is 100 connections.", q, PASSAGES) == ([3], None)  # cited by attribution
+    assert vet_answer("[2][3]", q, PASSAGES)[1] == "the answer held citation marks only"
+    assert vet_answer("Zebras migrate every July.", q, PASSAGES)[1].startswith("the answer cites no passage")
+    assert "(250)" in vet_answer("The default is 250 connections [3].", q, PASSAGES)[1]
+    assert vet_answer("The default is 250 connections [3].", q, PASSAGES, check_numbers=False) == ([3], None)

@@ -23,7 +23,7 @@ from queryweave.prompts.generate import NEAREST, NOT_ANSWERED_FOR, NOT_FOUND, NO
 from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.common.validation import fence_passages
 from queryweave.tools.grounding.attributes import unstated_attributes
-from queryweave.tools.grounding.attribution import attribute, invented_numbers
+from queryweave.tools.grounding.attribution import vet_answer
 from queryweave.tools.grounding.both import Verdict, both_verdict, verdict_text
 from queryweave.tools.grounding.confidence import asks_explanation, fixed_mix, scaled_similarity, type_match
 from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
@@ -63,7 +63,6 @@ _ASKING = re.compile(r"多少|几[个种类次年月日天岁位名条项件家�
 MIN_TERMS_FOR_CUT = 5
 SENTENCES_FOR_INTENT = {"factual": 2, "reasoning": 3, "comprehensive": 5, "fuzzy": 3}
 _MARK = re.compile(r"\[(\d{1,2})\]")
-_WORD = re.compile(r"[^\W_]")
 
 
 def _citation(n: int, doc: dict[str, Any]) -> dict[str, Any]:
@@ -243,16 +242,11 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     llm = get_chat_model(ctx.model_settings()) if backend != "rules" else None
     if llm is not None:
         text, error = answer_with_llm(llm, question, docs, lang)
-        if text and not _WORD.search(_MARK.sub("", text)):  # "[2][3]": marks and nothing they mark
-            text, error = None, "the answer held citation marks only"
-        cited = sorted({int(n) for n in _MARK.findall(text or "") if 1 <= int(n) <= len(docs)})
-        if text and not cited:  # no marks written: cite the passages that carry the answer's sentences, if any
-            cited = attribute(_MARK.sub("", text), [_evidence(d) for d in docs])
-            if not cited:
-                text, error = None, "the answer cites no passage and none carries it"
-        if text and ctx.feature("number_check") and (
-                made_up := invented_numbers(_MARK.sub("", text), question, [_evidence(d) for d in docs])):
-            text, error = None, f"the answer states numbers its passages do not hold ({', '.join(made_up[:3])})"
+        cited: list[int] = []
+        if text:
+            cited, refused = vet_answer(text, question, [_evidence(d) for d in docs], ctx.feature("number_check"))
+            if refused:
+                text, error = None, refused
         if text:
             citations = [_citation(n, docs[n - 1]) for n in cited]
             conf = 0.5 * retrieval_confidence(docs) + 0.5 * (1.0 if citations else 0.2)

@@ -1,4 +1,4 @@
-"""Citations for a model answer that wrote none: which passages carry its sentences.
+"""What a model's answer cites, and whether it may be shown (`vet_answer`, used by `generate`).
 
 Small models often answer from the numbered passages without writing the `[n]` marks the prompt asks
 for (Qwen2.5-Coder-1.5B left them out of 6 of 23 answers on the sample set, all Chinese). Such an answer
@@ -25,6 +25,8 @@ from queryweave.tools.grounding.facts import number_values, unsupported_numbers
 from queryweave.tools.grounding.overlap import content_tokens
 
 MIN_SHARE = 0.5
+_MARK = re.compile(r"\[(\d{1,2})\]")
+_WORD = re.compile(r"[^\W_]")
 
 
 def attribute(answer: str, passages: list[str], min_share: float = MIN_SHARE) -> list[int]:
@@ -45,3 +47,21 @@ def invented_numbers(answer: str, question: str, passages: list[str]) -> list[st
     """Numbers written in digits in `answer` whose value neither `question` nor `passages` hold."""
     held = number_values("\n".join([question, *passages]))
     return [n for n in unsupported_numbers(answer, held) if re.search(r"\d", n)]
+
+
+def vet_answer(answer: str, question: str, passages: list[str],
+               check_numbers: bool = True) -> tuple[list[int], str | None]:
+    """The 1-based passages a model `answer` cites (its `[n]` marks, else `attribute`), and why it must not
+    be shown (None when it may): marks only ("[2][3]"), no mark and no passage carrying it, or (with
+    `check_numbers`) numbers no passage or the question holds."""
+    text = _MARK.sub("", answer)
+    if not _WORD.search(text):
+        return [], "the answer held citation marks only"
+    cited = sorted({int(n) for n in _MARK.findall(answer) if 1 <= int(n) <= len(passages)})
+    if not cited:  # no marks written: cite the passages that carry the answer's sentences, if any
+        cited = attribute(text, passages)
+        if not cited:
+            return [], "the answer cites no passage and none carries it"
+    if check_numbers and (made_up := invented_numbers(text, question, passages)):
+        return cited, f"the answer states numbers its passages do not hold ({', '.join(made_up[:3])})"
+    return cited, None
