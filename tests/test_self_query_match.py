@@ -13,7 +13,7 @@ from queryweave.tools.retrieval.self_query import (
     extract,
     to_chroma,
 )
-from queryweave.tools.retrieval.self_query_match import match_values, split_words
+from queryweave.tools.retrieval.self_query_match import match_values, named_value, split_words
 from queryweave.tools.retrieval.self_query_negation import negated
 from queryweave.tools.understanding import zh_dictionary
 from queryweave.tools.understanding.value_glossary import parallel_terms
@@ -309,3 +309,14 @@ def test_the_collections_noun_stands_in_for_a_values_head():
     assert conds("onboarding for interns", schema) == set()  # half the value only
     # "policies" names the collection but is a word of the field's values: no stand-in for another head
     assert conds("benefits policies", schema) == set()
+
+
+def test_named_value_names_one_stored_value_whole_or_nothing():
+    docs = ["Customer reviews", "Summer Show", "Welcome to NY"]
+    assert named_value("客户评论", docs) == "Customer reviews"  # read through the dictionary
+    assert named_value("customer review", docs) == "Customer reviews"  # inflection
+    assert named_value("书本", ["Presentation", "Book", "Paper"]) == "Book"
+    assert named_value("哈尔滨", ["Aberdeen", "Abilene"]) is None  # a localised name, not a translation
+    assert named_value("猫和狗", ["cat", "dog"]) is None  # two values named: not one
+    assert named_value("客户", docs) is None  # part of a value only
+    assert named_value("客户评论", docs, limit=2) is None  # a column of many values is not scanned

@@ -5,6 +5,7 @@ import sqlite3
 import pytest
 
 from queryweave.testing import ScriptedChatModel
+from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.text_to_sql import TextToSQL
@@ -111,6 +112,29 @@ def test_pipeline_translates_a_chinese_literal_with_one_short_model_call(db):
     assert answer.attempts[0]["repairs"] == ["'客户评论' -> 'Customer reviews'"]
     assert len(llm.calls) == 2 and "document_name" in llm.calls[1][0].content
     assert "Summer Show" not in llm.calls[1][0].content  # no example values to echo
+
+
+def test_a_literal_the_dictionary_reads_is_mapped_without_a_model_call(db):
+    asked = []
+
+    def translate(value, table, column, examples):
+        asked.append(value)
+        return None
+
+    sql, notes = map_translated(db, "SELECT document_id FROM documents WHERE document_name = '客户评论'", translate,
+                                named=named_value)
+    assert sql.endswith("= 'Customer reviews'") and notes == ["'客户评论' -> 'Customer reviews'"] and asked == []
+    # a localised name that means another thing (a Chinese city for 'Aberdeen') is left to the model, then as is
+    other = "SELECT document_id FROM documents WHERE document_name = '哈尔滨'"
+    assert map_translated(db, other, translate, named=named_value) == (other, []) and asked == ["哈尔滨"]
+    assert map_translated(db, other, None, named=named_value) == (other, [])  # no model at all: unchanged
+
+
+def test_pipeline_maps_a_dictionary_literal_with_no_second_model_call(db):
+    llm = ScriptedChatModel(responses=["```sql\nSELECT document_id FROM documents WHERE document_name = '客户评论'\n```"])
+    answer = TextToSQL(db, llm, value_names=named_value).ask("名为“客户评论”的文档的编号是多少？", lang="zh")
+    assert answer.ok and answer.rows == [(1,)] and len(llm.calls) == 1
+    assert answer.attempts[0]["repairs"] == ["'客户评论' -> 'Customer reviews'"]
 
 
 def test_pipeline_repairs_a_wrong_table_column_without_a_retry(db):

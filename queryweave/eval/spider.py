@@ -17,6 +17,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from queryweave.eval.execution import Reference, reference, summarize
+from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
 
@@ -80,7 +81,8 @@ def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = 
         for i, row in enumerate(rows):
             for _, question in _variants(row, (lang,)):
                 start = time.monotonic()
-                ans = TextToSQL(dbs[row["db_id"]], llm, **tool_options).ask(question, lang=lang)
+                ans = TextToSQL(dbs[row["db_id"]], llm, **{"value_names": named_value, **tool_options}).ask(
+                    question, lang=lang)
                 item = {"id": row.get("id"), "db_id": row["db_id"], "lang": lang, "question": question,
                         "sql": ans.sql, "gold_sql": row["gold_sql"], "error": ans.error,
                         "attempts": len(ans.attempts),

@@ -21,17 +21,18 @@ from queryweave.eval.execution import Reference
 from queryweave.eval.folds import Candidate, Question, candidates, leave_one_group_out, report
 from queryweave.eval.spider import _variants, gold_reference, judged, load_questions
 from queryweave.tools.common.examples import Example
+from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
 
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
-       "fix_joins": False}
+       "fix_joins": False, "value_names": None}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
     "pool": {"pool_examples": 2},                         # gold pairs of the other databases
-    "repairs": {"fix_schema": True, "map_values": True, "max_retries": 2},
+    "repairs": {"fix_schema": True, "map_values": True, "max_retries": 2, "value_names": named_value},
     "vote": {"samples": 3},                               # execution-guided: the result most samples return
     "shape-repairs": {"shape_repairs": True},              # a result without the asked shape is retried
     "shape-select": {"shape_select": 2},                  # ... or up to 2 more samples, the first that fits

@@ -45,10 +45,12 @@ def _finish(kind: str, query: str, columns: list[str], rows: list[Any], error: s
 @timed("text_to_sql")
 def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     """Question -> guarded SQL -> rows."""
+    from queryweave.tools.retrieval.self_query_match import named_value
     from queryweave.tools.sql.text_to_sql import TextToSQL
 
     ctx = context_of(runtime)
-    ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx.model_settings()), samples=max(1, ctx.sql_samples)).ask(query_of(state))
+    ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx.model_settings()), samples=max(1, ctx.sql_samples),
+                    value_names=named_value).ask(query_of(state))
     return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), language_of(state, ctx),
                    resolve_backend(ctx.model_settings()))
 

@@ -363,3 +363,17 @@ def match_values(text: str, fields: Sequence[tuple[str, Sequence[str], dict[str,
             free = [v for v in values if v not in (aliases or {})]
             hits += embedding_hits(text, name, free, embed, settings, covered) if len(free) == len(values) else []
     return resolve(hits, settings, text)
+
+
+def named_value(text: str, values: Sequence[str], field: str = "value", limit: int = 500) -> str | None:
+    """The one value of `values` that `text` names whole — its spelling, an inflection, or Chinese read
+    through the glossary and CC-CEDICT ("客户评论" -> 'Customer reviews', "书本" -> 'Book') — else None.
+    Lexical only: no embeddings, no threshold to choose; a partial match or two values named is None.
+    For fields of at most `limit` values (a stored column's distinct values, e.g. `tools.sql.value_map`)."""
+    if not text.strip() or not values or len(values) > limit:
+        return None
+    hits = match_values(text, [(field, list(values), {})])
+    named = {h.value for h in hits}
+    if len(named) == 1 and all(h.score >= 1.0 and h.kind in {"exact", "alias", "derived"} for h in hits):
+        return named.pop()
+    return None

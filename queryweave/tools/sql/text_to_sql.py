@@ -40,7 +40,7 @@ from queryweave.tools.sql.repair import explain_error
 from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.schema_select import select_tables, value_hints
 from queryweave.tools.sql.shape import Shape, question_shape
-from queryweave.tools.sql.value_map import map_translated
+from queryweave.tools.sql.value_map import Named, map_translated
 
 _FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
 _START = re.compile(r"\b(SELECT|WITH)\b", re.I)
@@ -92,11 +92,12 @@ class TextToSQL:
                  examples: int = 3, samples: int = 1, vote_temperature: float = 0.7, link_schema: bool = True,
                  example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8,
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
-                 embeddings: Embeddings | None = None, fix_joins: bool = True):
+                 embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
-        non-ASCII literals to database values, `translate_questions` one model call that turns a
+        non-ASCII literals to database values (by `value_names` first when given, no model call, then by
+        the model: `tools.sql.value_map`), `translate_questions` one model call that turns a
         Chinese question into English before schema linking and generation (off by default: with
         Qwen2.5-Coder-0.5B it lost details such as "after 1980" -> "in 1980" and scored lower).
         `examples` is the number of schema-derived few-shot pairs shown as earlier turns (0: none).
@@ -138,6 +139,7 @@ class TextToSQL:
         self.translate_questions = translate_questions
         self.fix_schema = fix_schema
         self.map_values = map_values
+        self.value_names = value_names
         self.retry_temperature = retry_temperature
         self.db = db
         self.llm = llm
@@ -325,8 +327,9 @@ class TextToSQL:
         if self.fix_joins:
             sql, notes = repair_joins(self.db, sql, answer.translation or answer.question)
             repairs += notes
-        if self.map_values and self.llm is not None and not answer.question.isascii():
-            sql, notes = map_translated(self.db, sql, self._translate, cutoff=self.value_cutoff)
+        if self.map_values and not answer.question.isascii():
+            sql, notes = map_translated(self.db, sql, self._translate if self.llm is not None else None,
+                                        cutoff=self.value_cutoff, named=self.value_names)
             repairs += notes
         answer.sql = sql
         lang = "en" if answer.translation else detect_language(answer.question)

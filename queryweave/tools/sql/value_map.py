@@ -6,8 +6,11 @@ characters that does not occur in its (text) column, a `translate(value, table, 
 callback (one short model call; `TextToSQL` does not show it the examples, since a small model then
 echoes the first one) proposes the stored form; the proposal is accepted only when it
 matches a real value of the column: exactly, ignoring case, or as the single close match
-(`difflib`, ratio ≥ `cutoff`) among the column's distinct values. Otherwise the literal is left for
-the literal check to report.
+(`difflib`, ratio ≥ `cutoff`) among the column's distinct values. Before the model is asked, a
+`named(literal, values, column)` callback may name the value with no model call (the graph passes
+`tools.retrieval.self_query_match.named_value`: the column's values found in the literal through
+inflection and a bilingual dictionary, 客户评论 -> 'Customer reviews'; a lower layer, so passed in).
+Otherwise the literal is left for the literal check to report.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.literals import string_literals, value_exists
 
 Translate = Callable[[str, str, str, list[str]], str | None]
+Named = Callable[[str, list[str], str], str | None]  # (literal, column values, column) -> the value it names
 
 
 def column_values(db: SqlDatabase, table: str, column: str, limit: int = 5000) -> list[str]:
@@ -50,10 +54,10 @@ def closest_value(proposal: str, values: list[str], cutoff: float = 0.8) -> str 
     return None
 
 
-def map_translated(db: SqlDatabase, sql: str, translate: Translate, examples: int = 8,
-                   cutoff: float = 0.8) -> tuple[str, list[str]]:
+def map_translated(db: SqlDatabase, sql: str, translate: Translate | None, examples: int = 8,
+                   cutoff: float = 0.8, named: Named | None = None) -> tuple[str, list[str]]:
     """(`sql` with translated literals replaced by database values, notes `'法国' -> 'France'`);
-    `cutoff` is the `closest_value` ratio."""
+    `cutoff` is the `closest_value` ratio; `named` is tried first, then `translate` (either may be None)."""
     try:
         tree = sqlglot.parse_one(sql, read=db.dialect)
     except Exception:
@@ -65,11 +69,13 @@ def map_translated(db: SqlDatabase, sql: str, translate: Translate, examples: in
         values = column_values(db, table, column)
         if not values:
             continue
-        try:
-            proposal = translate(value, table, column, values[:examples])
-        except Exception:
-            continue
-        found = closest_value(proposal or "", values, cutoff)
+        found = named(value, values, column) if named is not None else None
+        if found is None and translate is not None:
+            try:
+                proposal = translate(value, table, column, values[:examples])
+            except Exception:
+                continue
+            found = closest_value(proposal or "", values, cutoff)
         if found is None:
             continue
         sql = sql.replace("'" + value.replace("'", "''") + "'", "'" + found.replace("'", "''") + "'")
