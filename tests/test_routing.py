@@ -100,3 +100,24 @@ def test_macro_question_routes_to_the_summary_layer(tmp_path, corpus_dir):
     out = graph.invoke({"question": "What are the main topics of this knowledge base?"}, context=c)
     assert out["route"] == "summary"
     assert out["answer"] and out["citations"]
+
+
+def test_sql_route_maps_a_chinese_literal_to_the_stored_value_without_a_second_call(ctx, singers_db, monkeypatch):
+    fake = _llm(monkeypatch, ["```sql\nSELECT count(*) AS n FROM singer WHERE country = '法国'\n```"])
+    out = graph.invoke({"question": "有多少歌手来自法国？"}, context=replace(ctx, sql_url=str(singers_db), llm="openai"))
+    assert out["route"] == "sql"
+    assert out["rows"] == [{"n": 2}] and "'France'" in out["sql"]
+    assert len([c for c in fake.calls if "法国" in str(c)]) == 1  # the dictionary named it: no translation call
+
+
+def test_chinese_words_name_an_english_schema_through_the_dictionary(singers_db):
+    from types import SimpleNamespace
+
+    from queryweave.nodes.route import structured_scores
+
+    ctx = SimpleNamespace(sql_url=str(singers_db), graph_url=None)
+    for question in ("列出所有歌手的名字和年龄", "法国有多少歌手？", "How many singers are from France?"):
+        assert structured_scores(ctx, question, True)["sql"] >= 0.5, question
+    for question in ("Kafka 的默认端口是多少？", "怎么配置 Redis 的持久化？", "What is Kafka's default port?"):
+        assert structured_scores(ctx, question, True)["sql"] < 0.5, question
+    assert structured_scores(ctx, "法国有多少歌手？", False) == {}  # no model to write the query: no SQL route

@@ -2,7 +2,8 @@
 
 Rules first: registered sources only (a SQL URL, a graph URL/path; SQL and Cypher also need an LLM
 to write the query), scored by how many of the question's terms name their tables, columns, labels
-or properties, plus data-question cues ("how many", "平均", "列出"); macro questions go to the
+or properties (a Chinese word by its English readings in CC-CEDICT, since schemas are named in English),
+plus data-question cues ("how many", "有多少", "平均", "列出"); macro questions go to the
 summary layer; an extractable metadata filter (years, tags, authors) or a constraint carried from
 earlier turns goes to self-query; everything else to vector search. The LLM decides when two
 structured sources tie. An embedded kuzu graph that a writer holds (busy) is skipped for this turn:
@@ -28,8 +29,9 @@ from queryweave.tools.stores.sources import graph_vocabulary, sql_vocabulary
 
 Route = Literal["vector", "self_query", "sql", "cypher", "summary"]
 _DATA_CUE = re.compile(r"how many|number of|count|average|avg|total|sum of|maximum|minimum|highest|lowest|"
-                       r"list (?:all|the)|which .* (?:has|have) the most|多少个|几个|数量|平均|总和|总共|最高|最低|"
-                       r"最大|最小|列出|统计|排名", re.I)
+                       r"list (?:all|the)|which .* (?:has|have) the most|有多少|多少个|几个|数量|数目|平均|总和|总共|"
+                       r"总数|最高|最低|最大|最小|最多|列出|统计|排名", re.I)  # the English cues, each put into Chinese
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 class RouteDecision(BaseModel):
@@ -39,8 +41,18 @@ class RouteDecision(BaseModel):
 
 
 def _overlap(question: str, vocab: frozenset[str]) -> float:
+    """Share of the question's terms that name the schema's terms; a Chinese word counts when one of its
+    English readings (CC-CEDICT: 歌手 "singer", 国家 "country") does, since schemas are written in English."""
     q = set(tokenize(question))
-    return len(q & vocab) / len(q) if q else 0.0
+    return sum(t in vocab or _reads_as(t, vocab) for t in q) / len(q) if q else 0.0
+
+
+def _reads_as(token: str, vocab: frozenset[str]) -> bool:
+    if not _CJK.search(token):
+        return False
+    from queryweave.tools.understanding.zh_dictionary import senses
+
+    return any(w in vocab for sense, _verb in senses(token) for w in tokenize(sense))
 
 
 def _is_macro(question: str) -> bool:
