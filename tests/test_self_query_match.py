@@ -320,3 +320,4 @@ def test_named_value_names_one_stored_value_whole_or_nothing():
     assert named_value("猫和狗", ["cat", "dog"]) is None  # two values named: not one
     assert named_value("客户", docs) is None  # part of a value only
     assert named_value("客户评论", docs, limit=2) is None  # a column of many values is not scanned
+    assert named_value("客户评论" * 100, docs) is None  # nor a literal longer than any category name

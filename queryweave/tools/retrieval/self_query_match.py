@@ -365,12 +365,14 @@ def match_values(text: str, fields: Sequence[tuple[str, Sequence[str], dict[str,
     return resolve(hits, settings, text)
 
 
-def named_value(text: str, values: Sequence[str], field: str = "value", limit: int = 500) -> str | None:
+def named_value(text: str, values: Sequence[str], field: str = "value", limit: int = 500,
+                max_chars: int = 200) -> str | None:
     """The one value of `values` that `text` names whole — its spelling, an inflection, or Chinese read
     through the glossary and CC-CEDICT ("客户评论" -> 'Customer reviews', "书本" -> 'Book') — else None.
     Lexical only: no embeddings, no threshold to choose; a partial match or two values named is None.
-    For fields of at most `limit` values (a stored column's distinct values, e.g. `tools.sql.value_map`)."""
-    if not text.strip() or not values or len(values) > limit:
+    For fields of at most `limit` values (a stored column's distinct values, e.g. `tools.sql.value_map`) and
+    texts of at most `max_chars` (a literal that long names no category; the matcher's cost grows with both)."""
+    if not text.strip() or len(text) > max_chars or not values or len(values) > limit:
         return None
     hits = match_values(text, [(field, list(values), {})])
     named = {h.value for h in hits}
