@@ -121,3 +121,20 @@ def test_chinese_words_name_an_english_schema_through_the_dictionary(singers_db)
     for question in ("Kafka 的默认端口是多少？", "怎么配置 Redis 的持久化？", "What is Kafka's default port?"):
         assert structured_scores(ctx, question, True)["sql"] < 0.5, question
     assert structured_scores(ctx, "法国有多少歌手？", False) == {}  # no model to write the query: no SQL route
+
+
+def test_a_split_compound_is_read_whole_and_question_words_name_no_column(tmp_path):
+    from types import SimpleNamespace
+
+    from queryweave.nodes.route import structured_scores
+    from tests.conftest import sqlite_file
+
+    db = sqlite_file(tmp_path / "air.sqlite", """
+        CREATE TABLE airlines (uid INTEGER PRIMARY KEY, Airline TEXT, Country TEXT);
+        CREATE TABLE stock (id INTEGER PRIMARY KEY, item TEXT, number INTEGER);
+    """)
+    ctx = SimpleNamespace(sql_url=str(db), graph_url=None)
+    # 航空公司 is one dictionary word ("airline") that the tokenizer splits into 航空 + 公司
+    assert structured_scores(ctx, "美国有哪些航空公司？", True)["sql"] >= 0.5
+    # 多少 reads "how many; number", but as a question word it names no `number` column
+    assert structured_scores(ctx, "lru_cache 最多缓存多少项？", True)["sql"] < 0.5

@@ -2,7 +2,8 @@
 
 Rules first: registered sources only (a SQL URL, a graph URL/path; SQL and Cypher also need an LLM
 to write the query), scored by how many of the question's terms name their tables, columns, labels
-or properties (a Chinese word by its English readings in CC-CEDICT, since schemas are named in English),
+or properties (a Chinese word by its English readings in CC-CEDICT, in its longest dictionary words, a
+question word such as 多少 naming none: schemas are named in English),
 plus data-question cues ("how many", "有多少", "平均", "列出"); macro questions go to the
 summary layer; an extractable metadata filter (years, tags, authors) or a constraint carried from
 earlier turns goes to self-query; everything else to vector search. The LLM decides when two
@@ -32,6 +33,7 @@ _DATA_CUE = re.compile(r"how many|number of|count|average|avg|total|sum of|maxim
                        r"list (?:all|the)|which .* (?:has|have) the most|有多少|多少个|几个|数量|数目|平均|总和|总共|"
                        r"总数|最高|最低|最大|最小|最多|列出|统计|排名", re.I)  # the English cues, each put into Chinese
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_QUESTION_WORD = re.compile(r"(?:how|what|which|who|whom|whose|where|when|why)\b", re.I)
 
 
 class RouteDecision(BaseModel):
@@ -42,17 +44,27 @@ class RouteDecision(BaseModel):
 
 def _overlap(question: str, vocab: frozenset[str]) -> float:
     """Share of the question's terms that name the schema's terms; a Chinese word counts when one of its
-    English readings (CC-CEDICT: 歌手 "singer", 国家 "country") does, since schemas are written in English."""
+    English readings (CC-CEDICT: 歌手 "singer", 国家 "country") does, since schemas are written in English;
+    words are also read whole where the tokenizer splits them (航空公司 "airline": 航空 + 公司)."""
     q = set(tokenize(question))
-    return sum(t in vocab or _reads_as(t, vocab) for t in q) / len(q) if q else 0.0
+    if not q:
+        return 0.0
+    named = _named_words(question, vocab) if _CJK.search(question) else []
+    return sum(t in vocab or (_CJK.search(t) is not None and any(t in w for w in named)) for t in q) / len(q)
 
 
-def _reads_as(token: str, vocab: frozenset[str]) -> bool:
-    if not _CJK.search(token):
-        return False
-    from queryweave.tools.understanding.zh_dictionary import senses
+def _names(readings: tuple[tuple[str, bool], ...], vocab: frozenset[str]) -> bool:
+    if any(_QUESTION_WORD.match(sense) for sense, _verb in readings):
+        return False  # 多少 "how many; number": a question word, as "how many" is no schema term in English
+    return any(w in vocab for sense, _verb in readings for w in tokenize(sense))
 
-    return any(w in vocab for sense, _verb in senses(token) for w in tokenize(sense))
+
+def _named_words(question: str, vocab: frozenset[str]) -> list[str]:
+    """The question's Chinese words (its tokens, and the dictionary's longest matches) that name a schema term."""
+    from queryweave.tools.understanding.zh_dictionary import lookup_spans, senses
+
+    words = [question[a:b] for a, b, readings in lookup_spans(question) if _names(readings, vocab)]
+    return words + [t for t in tokenize(question) if _CJK.search(t) and _names(senses(t), vocab)]
 
 
 def _is_macro(question: str) -> bool:
