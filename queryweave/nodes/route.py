@@ -24,7 +24,7 @@ from queryweave.models import call_structured, get_chat_model
 from queryweave.nodes.common import query_of, timed
 from queryweave.prompts import pick
 from queryweave.prompts.route import SOURCES, SYSTEM
-from queryweave.tools.common.text import tokenize
+from queryweave.tools.common.text import cjk_ratio, tokenize
 from queryweave.tools.cypher.store import StoreBusyError
 from queryweave.tools.stores.sources import graph_vocabulary, sql_vocabulary
 
@@ -32,7 +32,6 @@ Route = Literal["vector", "self_query", "sql", "cypher", "summary"]
 _DATA_CUE = re.compile(r"how many|number of|count|average|avg|total|sum of|maximum|minimum|highest|lowest|"
                        r"list (?:all|the)|which .* (?:has|have) the most|有多少|多少个|几个|数量|数目|平均|总和|总共|"
                        r"总数|最高|最低|最大|最小|最多|列出|统计|排名", re.I)  # the English cues, each put into Chinese
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _QUESTION_WORD = re.compile(r"(?:how|what|which|who|whom|whose|where|when|why)\b", re.I)
 
 
@@ -49,8 +48,8 @@ def _overlap(question: str, vocab: frozenset[str]) -> float:
     q = set(tokenize(question))
     if not q:
         return 0.0
-    named = _named_words(question, vocab) if _CJK.search(question) else []
-    return sum(t in vocab or (_CJK.search(t) is not None and any(t in w for w in named)) for t in q) / len(q)
+    named = _named_words(question, q, vocab) if cjk_ratio(question) else []
+    return sum(t in vocab or any(t in w for w in named) for t in q) / len(q)
 
 
 def _names(readings: tuple[tuple[str, bool], ...], vocab: frozenset[str]) -> bool:
@@ -59,12 +58,12 @@ def _names(readings: tuple[tuple[str, bool], ...], vocab: frozenset[str]) -> boo
     return any(w in vocab for sense, _verb in readings for w in tokenize(sense))
 
 
-def _named_words(question: str, vocab: frozenset[str]) -> list[str]:
-    """The question's Chinese words (its tokens, and the dictionary's longest matches) that name a schema term."""
+def _named_words(question: str, terms: set[str], vocab: frozenset[str]) -> list[str]:
+    """The question's Chinese words (its `terms`, and the dictionary's longest matches) that name a schema term."""
     from queryweave.tools.understanding.zh_dictionary import lookup_spans, senses
 
     words = [question[a:b] for a, b, readings in lookup_spans(question) if _names(readings, vocab)]
-    return words + [t for t in tokenize(question) if _CJK.search(t) and _names(senses(t), vocab)]
+    return words + [t for t in terms if cjk_ratio(t) and _names(senses(t), vocab)]
 
 
 def _is_macro(question: str) -> bool:
