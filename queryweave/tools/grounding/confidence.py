@@ -3,7 +3,7 @@
 Features (each in [0, 1], computed by `generate` and `reflect`):
 - `coverage`: IDF-weighted share of the question's terms in the chosen span (with its lead sentence);
 - `passage_coverage`: the same share over the cited passages' whole text;
-- `agreement`: share of the top three passages found by two or more retrievers;
+- `agreement`: share of the top three passages found by both the lexical and the dense retriever;
 - `type_match`: the answer holds what the question asks for (a number for "how many / default /
   多少", a year or date for "when / 哪一年", a name for "who / 谁"); 0.5 when the question asks for no type;
 - `names_missing`: share of the question's names (`coverage.question_names`) absent from the evidence;
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 # weights of the best unit's margin, the names missing and `explain` (recorded, weight 0: left out set by set it
 # tied, bench/results_answers.md "Sixth session"), extractive answers
@@ -39,6 +40,7 @@ EXTRACTIVE_MIX = (0.2, 0.2, 0.0)
 # `bench/choose_confidence_mix.py --similarity` leaving one answer set out (bench/results_answers.md, "Eighth session").
 SIMILARITY_SCALE = (0.80, 0.95)
 SIMILARITY_W = 0.5
+RETRIEVERS = ("bm25", "dense")
 FEATURES = ("coverage", "passage_coverage", "agreement", "type_match", "names_missing", "grounded", "relevance")
 
 _NUMBER_Q = re.compile(
@@ -115,6 +117,28 @@ def fixed_mix(f: dict[str, float]) -> float:
             mixed = (mixed + SIMILARITY_W * f["similarity_scaled"] * unmatched) / (1.0 + SIMILARITY_W)
         return round(min(1.0, max(0.0, mixed)), 3)
     return round(0.35 * generation + 0.4 * f.get("grounded", 0.0) + 0.25 * relevance, 3)
+
+
+def retriever_ranks(doc: dict[str, Any]) -> dict[str, int]:
+    """The best rank each base retriever (`RETRIEVERS`) gave a passage, over every strategy that found it
+    (`matched_by` holds the strategy, "original", beside "original:bm25" or, alone, "bm25")."""
+    ranks: dict[str, int] = {}
+    for key, value in (doc.get("matched_by") or {}).items():
+        name = key.rsplit(":", 1)[-1]
+        if name in RETRIEVERS:
+            rank = int(value["rank"] if isinstance(value, dict) else value[0])
+            ranks[name] = min(rank, ranks.get(name, rank))
+    return ranks
+
+
+def retrieval_agreement(docs: list[dict[str, Any]], top: int = 3) -> float:
+    """Share of the `top` passages that both the lexical and the dense retriever found. A strategy label is no
+    retriever: a passage BM25 alone found under the strategy "original" counts once (it counted twice, and
+    agreement was 1.0 for every answer, before the fifteenth session)."""
+    head = docs[:top]
+    if not head:
+        return 0.0
+    return sum(len(retriever_ranks(doc)) == len(RETRIEVERS) for doc in head) / len(head)
 
 
 def scaled_similarity(similarity: float) -> float:

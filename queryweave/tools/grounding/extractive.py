@@ -82,7 +82,7 @@ class ExtractiveAnswer:
     sentences: list[dict[str, Any]] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)  # the rendered units the answer is made of, in order
     similarity: float | None = None  # the embedding cosine of the question and its closest chosen unit
-    margin: float | None = None  # how far the best unit's score is ahead of the runner-up's (share of the best)
+    margin: float | None = None  # how far the best unit's score (headings' terms left out) is ahead of the runner-up's
     field: bool = False  # a chosen unit is a field line stating the asked attribute of the setting asked about
 
 
@@ -142,9 +142,12 @@ def _continuations(all_pairs: list[list[tuple[str, str]]], sources: list[str]) -
 
 def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences: int = 3,
                    min_score: float = 0.2, embed: Embed | None = None,
-                   semantic_weight: float = 0.3, topic_terms: bool = True) -> ExtractiveAnswer:
+                   semantic_weight: float = 0.3, topic_terms: bool = True,
+                   heading_terms: bool = False) -> ExtractiveAnswer:
     """Answer `question` from `documents` (dicts with chunk_id, source, text) by extracting units.
-    `topic_terms`: a document's title terms count as terms of each of its units."""
+    `topic_terms`: a document's title terms count as terms of each of its units, for ranking and coverage;
+    `heading_terms`: the terms of the heading a unit stands under count too, for ranking only (the items
+    under "## 三个核心组件" answer "Room 有哪几个核心组件？" without repeating the words)."""
     q_tokens = set(tokenize(question))
     # Each question term is also met by its other-language equivalents (weighted a little lower).
     q_cross = {t: cross_terms({t}) for t in q_tokens}
@@ -192,7 +195,12 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     if not cands:
         return ExtractiveAnswer("")
     idf = _idf([c[3] for c in cands])
+    # the terms of the heading each unit stands under (`heading_terms`), which count as its own for ranking
+    # (weighted by how many units they are read in) and not for the coverage reported
+    sections = [set(tokenize(headings[c[0], c[1]])) if heading_terms else set() for c in cands]
+    idf_ranking = _idf([c[3] | section for c, section in zip(cands, sections, strict=True)]) if heading_terms else idf
     q_weight = sum(idf.get(t, math.log(1 + len(cands))) for t in q_tokens) or 1.0
+    r_weight = sum(idf_ranking.get(t, math.log(1 + len(cands))) for t in q_tokens) or 1.0
     cosines = _cosines(question, [c[2] for c in cands], embed)
     alone = None if cosines is None else _minmax(cosines)
     q_lang = detect_language(question)
@@ -204,6 +212,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     # a bilingual site's pages in the question's language: their units go before those of the translation
     other_language = langs.count(q_lang) >= len(cands) // 4
     scored = []
+    plain: dict[tuple[int, int], float] = {}  # each unit's score without its heading's terms (`heading_terms`)
     for i, (d_idx, u_idx, unit, toks) in enumerate(cands):
         w_sem, sem = (semantic_weight, float(alone[i])) if alone is not None else (0.0, 0.0)
         if alone is not None and in_context is not None and langs[i] != q_lang:
@@ -229,26 +238,25 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         # 当作催吐剂"): for ranking, the title's terms count as the unit's, so the words that tell the page's
         # units apart decide; the coverage reported (and fed to the confidence) is read the same way.
         ranked = _coverage(q_tokens, q_cross, toks | topics[d_idx], idf) / q_weight if q_tokens and topics[d_idx] else cov
+        ranking = (_coverage(q_tokens, q_cross, toks | topics[d_idx] | sections[i], idf_ranking) / r_weight
+                   if q_tokens and heading_terms else ranked)
         brevity = 1.0 / (1.0 + max(0, len(toks) - 40) / 40)  # long run-on units read badly
-        score = ((1 - w_sem) * ranked + w_sem * sem) * brevity + 0.05 / (1 + d_idx)
+        factor = 1.0
         if other_language and langs[i] != q_lang and not unit.startswith(CODE_PREFIX):
-            score *= OTHER_LANGUAGE  # the knowledge base speaks the question's language: answer in it first
+            factor *= OTHER_LANGUAGE  # the knowledge base speaks the question's language: answer in it first
         if unit.startswith(CODE_PREFIX) and not asks_code and not (settings and settings <= toks):
-            score *= 0.5  # a bare code line rarely answers a question in words
+            factor *= 0.5  # a bare code line rarely answers a question in words
         elif asks_value and ranked > 0 and _DIGIT.search(unit):
-            score *= 1.15  # the question wants a value and this unit states one
+            factor *= 1.15  # the question wants a value and this unit states one
         elif asks_identifier and ranked > 0 and _IDENTIFIER.search(unit):
-            score *= 1.15  # the question wants a name in code and this unit writes one
+            factor *= 1.15  # the question wants a name in code and this unit writes one
+        score = (((1 - w_sem) * ranking + w_sem * sem) * brevity + 0.05 / (1 + d_idx)) * factor
+        plain[d_idx, u_idx] = (((1 - w_sem) * ranked + w_sem * sem) * brevity + 0.05 / (1 + d_idx)) * factor
         if ranked > 0 or sem > 0.8:
             pieces = ((lead_text,) if lean else ()) + (unit,) + ((follow,) if follow else ())
             scored.append((score, ranked, d_idx, u_idx, pieces, unit[:60], lead_text[:60] if lean else ""))
     if any(fields):  # a field line that states the asked attribute of the asked setting answers first
-        top = max((x[0] for x in scored), default=0.0)
-        at = {(c[0], c[1]): i for i, c in enumerate(cands)}
-        unset = unset_names(question)  # "didn't set cacheTime": cacheTime's row before cacheKey's
-        scored = [(top + 0.01 + 0.01 * x[1] + 0.02 * (detect_language(x[4][-1]) == q_lang)
-                   + 0.05 * ((row_name(x[4][-1]) or headings.get((x[2], x[3]), "")).lower() in unset),) + x[1:]
-                  if fields[at[(x[2], x[3])]] else x for x in scored]  # in the question's language first
+        scored = _fields_first(scored, fields, cands, question, headings, q_lang)
     scored.sort(key=lambda x: -x[0])
     chosen, seen = [], set()
     best = scored[0][0] if scored else 0.0
@@ -295,11 +303,34 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     where = {(c[0], c[1]): i for i, c in enumerate(cands)}
     similarity = (max(float(cosines[where[(c[2], c[3])]]) for c in chosen if (c[2], c[3]) in where)
                   if cosines is not None else None)
-    runner_up = next((x[0] for x in scored[1:] if x[5] != scored[0][5]), 0.0)
-    margin = (best - runner_up) / best if best > 0 else None
+    # the margin fed to the confidence is read from the scores without the headings' terms, which the units
+    # under one heading share (`bench/results_answers.md`, "Fifteenth session")
+    unheaded = [(plain[x[2], x[3]],) + x[1:] for x in scored] if heading_terms else scored
+    if heading_terms and any(fields):
+        unheaded = _fields_first(unheaded, fields, cands, question, headings, q_lang)
+    margin = _margin(sorted(unheaded, key=lambda x: -x[0]))
     answered_by_field = any(fields[where[(c[2], c[3])]] for c in chosen if (c[2], c[3]) in where)
     return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered, similarity, margin,
                             answered_by_field)
+
+
+def _margin(scored: list[tuple]) -> float | None:
+    """How far the best unit's score (`scored` sorted, best first) is ahead of the runner-up's, a share of it."""
+    best = scored[0][0] if scored else 0.0
+    runner_up = next((x[0] for x in scored[1:] if x[5] != scored[0][5]), 0.0)
+    return (best - runner_up) / best if best > 0 else None
+
+
+def _fields_first(scored: list[tuple], fields: list[bool], cands: list[tuple], question: str,
+                  headings: dict[tuple[int, int], str], q_lang: str) -> list[tuple]:
+    """Field lines that state the asked attribute of the asked setting put above every other unit, in the
+    question's language first."""
+    top = max((x[0] for x in scored), default=0.0)
+    at = {(c[0], c[1]): i for i, c in enumerate(cands)}
+    unset = unset_names(question)  # "didn't set cacheTime": cacheTime's row before cacheKey's
+    return [(top + 0.01 + 0.01 * x[1] + 0.02 * (detect_language(x[4][-1]) == q_lang)
+             + 0.05 * ((row_name(x[4][-1]) or headings.get((x[2], x[3]), "")).lower() in unset),) + x[1:]
+            if fields[at[(x[2], x[3])]] else x for x in scored]
 
 
 _LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./:-]*[A-Za-z0-9]")
