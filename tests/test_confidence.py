@@ -42,7 +42,9 @@ def test_probability_is_logistic_in_the_features_and_falls_back_to_the_fixed_mix
     weights = {"bias": -2.0} | {k: 1.0 for k in FEATURES} | {"names_missing": -3.0}
     assert probability(good, weights) > 0.9 > 0.2 > probability(bad, weights)
     assert probability(good, {}) == fixed_mix(good)
-    assert fixed_mix({"coverage": 1.0, "agreement": 0.0}) == 0.6  # generation only (no grader yet)
+    # generation only (no grader yet); agreement is recorded, not weighed (it did not beat a constant held out)
+    assert fixed_mix({"coverage": 1.0, "agreement": 0.0}) == fixed_mix({"coverage": 1.0, "agreement": 1.0}) == 1.0
+    assert fixed_mix({"coverage": 0.5, "agreement": 1.0}) == 0.7
 
 
 def _doc(**ranks: int) -> dict:

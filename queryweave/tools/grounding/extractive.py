@@ -30,10 +30,11 @@ from queryweave.tools.grounding.fields import (
     ASKS_DEFAULT_OTHERWISE,
     asked_field,
     field_answer,
+    fields_first,
     row_field,
     row_name,
-    unset_names,
 )
+from queryweave.tools.grounding.translation import is_translation
 from queryweave.tools.grounding.units import CODE_PREFIX, TICKS, render, sectioned_units
 from queryweave.tools.grounding.units import (
     answer_units as answer_units,  # re-exported: callers import it here
@@ -69,7 +70,6 @@ _QUOTED = re.compile(r"[“「『\"]([^”」』\"\n]{2,40})[”」』\"]")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 OTHER_LANGUAGE = 0.9  # score factor of a unit in another language than the question, when the passages hold its own
 SHORT_UNIT = 12  # tokens: a unit this short that names nothing asked for leans on the sentence before
-SAME_NAMES = 0.8  # share of names, code and numbers two units in two languages have when one translates the other
 
 
 @dataclass
@@ -256,7 +256,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             pieces = ((lead_text,) if lean else ()) + (unit,) + ((follow,) if follow else ())
             scored.append((score, ranked, d_idx, u_idx, pieces, unit[:60], lead_text[:60] if lean else ""))
     if any(fields):  # a field line that states the asked attribute of the asked setting answers first
-        scored = _fields_first(scored, fields, cands, question, headings, q_lang)
+        scored = fields_first(scored, fields, cands, question, headings, q_lang)
     scored.sort(key=lambda x: -x[0])
     chosen, seen = [], set()
     best = scored[0][0] if scored else 0.0
@@ -307,7 +307,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     # under one heading share (`bench/results_answers.md`, "Fifteenth session")
     unheaded = [(plain[x[2], x[3]],) + x[1:] for x in scored] if heading_terms else scored
     if heading_terms and any(fields):
-        unheaded = _fields_first(unheaded, fields, cands, question, headings, q_lang)
+        unheaded = fields_first(unheaded, fields, cands, question, headings, q_lang)
     margin = _margin(sorted(unheaded, key=lambda x: -x[0]))
     answered_by_field = any(fields[where[(c[2], c[3])]] for c in chosen if (c[2], c[3]) in where)
     return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered, similarity, margin,
@@ -319,22 +319,6 @@ def _margin(scored: list[tuple]) -> float | None:
     best = scored[0][0] if scored else 0.0
     runner_up = next((x[0] for x in scored[1:] if x[5] != scored[0][5]), 0.0)
     return (best - runner_up) / best if best > 0 else None
-
-
-def _fields_first(scored: list[tuple], fields: list[bool], cands: list[tuple], question: str,
-                  headings: dict[tuple[int, int], str], q_lang: str) -> list[tuple]:
-    """Field lines that state the asked attribute of the asked setting put above every other unit, in the
-    question's language first."""
-    top = max((x[0] for x in scored), default=0.0)
-    at = {(c[0], c[1]): i for i, c in enumerate(cands)}
-    unset = unset_names(question)  # "didn't set cacheTime": cacheTime's row before cacheKey's
-    return [(top + 0.01 + 0.01 * x[1] + 0.02 * (detect_language(x[4][-1]) == q_lang)
-             + 0.05 * ((row_name(x[4][-1]) or headings.get((x[2], x[3]), "")).lower() in unset),) + x[1:]
-            if fields[at[(x[2], x[3])]] else x for x in scored]
-
-
-_LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./:-]*[A-Za-z0-9]")
-_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 
 
 def _states(unit: str, kind: str, asked: set[str]) -> bool:
@@ -390,24 +374,6 @@ def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, quest
                     pieces = (f"{heading} —", *pieces)
         out.append(item[:4] + (pieces,) + item[5:])
     return out
-
-
-def is_translation(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Whether two candidate units (their pieces) say the same in two languages, as a translated docs site
-    does page for page: the Chinese one's names, code and numbers (its Latin-script tokens, two or more)
-    are at least `SAME_NAMES` found in the English one, and so are all its numbers. Such a pair adds
-    nothing to an answer but length ("`content_type`: A `str` with the content type…" and
-    "`content_type`：内容类型…的字符串（`str`）")."""
-    ta, tb = " ".join(a), " ".join(b)
-    la, lb = detect_language(ta), detect_language(tb)
-    if la == lb or ta.startswith(CODE_PREFIX) or tb.startswith(CODE_PREFIX):  # code translates no prose
-        return False
-    zh, en = (ta, tb) if la == "zh" else (tb, ta)
-    names = {m.lower() for m in _LATIN_TOKEN.findall(zh)}
-    words = {m.lower() for m in _LATIN_TOKEN.findall(en)}
-    if len(names) < 2 or len(names & words) / len(names) < SAME_NAMES:
-        return False
-    return set(_NUMBER.findall(zh)) <= set(_NUMBER.findall(en))
 
 
 def _join(parts: list[str]) -> str:

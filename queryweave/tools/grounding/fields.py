@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from queryweave.tools.common.text import tokenize
+from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.retrieval.self_query_words import split_words
 from queryweave.tools.understanding.glossary import cross_terms
 
@@ -141,3 +141,15 @@ def _stated(cell: str, quantity: bool = False) -> bool:
     match = _FIELD.match(cell.strip())
     value = match.group(2).strip("`*_ ") if match else ""
     return value not in {"", "-", "–", "—", "/"} and (not quantity or any(c.isdigit() for c in value))
+
+
+def fields_first(scored: list[tuple], fields: list[bool], cands: list[tuple], question: str,
+                  headings: dict[tuple[int, int], str], q_lang: str) -> list[tuple]:
+    """Field lines that state the asked attribute of the asked setting put above every other unit, in the
+    question's language first."""
+    top = max((x[0] for x in scored), default=0.0)
+    at = {(c[0], c[1]): i for i, c in enumerate(cands)}
+    unset = unset_names(question)  # "didn't set cacheTime": cacheTime's row before cacheKey's
+    return [(top + 0.01 + 0.01 * x[1] + 0.02 * (detect_language(x[4][-1]) == q_lang)
+             + 0.05 * ((row_name(x[4][-1]) or headings.get((x[2], x[3]), "")).lower() in unset),) + x[1:]
+            if fields[at[(x[2], x[3])]] else x for x in scored]
