@@ -26,6 +26,7 @@ from queryweave.tools.grounding.attributes import unstated_attributes
 from queryweave.tools.grounding.attribution import vet_answer
 from queryweave.tools.grounding.both import Verdict, both_verdict, verdict_text
 from queryweave.tools.grounding.confidence import (
+    AGREEMENT_IN_MIX,
     asks_explanation,
     fixed_mix,
     retrieval_agreement,
@@ -253,7 +254,7 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
                 text, error = None, refused
         if text:
             citations = [_citation(n, docs[n - 1]) for n in cited]
-            conf = 0.5 * retrieval_agreement(docs) + 0.5 * (1.0 if citations else 0.2)
+            conf = 0.5 * AGREEMENT_IN_MIX + 0.5 * (1.0 if citations else 0.2)  # (reflect recomputes it)
             evidence = [c["text"] for c in citations]
             terms = set(tokenize(question))
             said = len(terms & set(tokenize(text))) / len(terms) if terms else 0.0
