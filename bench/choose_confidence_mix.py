@@ -16,7 +16,7 @@ both retrievers found a top passage; within their first 3 or 10; the mean recipr
 against the mix as it was before the fifteenth session, when a strategy label counted as a retriever and
 agreement was 1.0 for every answer. The variants (`agreement_at3`, `agreement_at10`, `agreement_rr`,
 `margin_plain`) were recorded only by that session's study runs; the code records `agreement` alone now, and
-a variant an items file lacks scores as the constant. Only answers given (not declined) count; an
+an agreement variant an items file lacks scores as the constant, a missing `margin_plain` as the margin. Only answers given (not declined) count; an
 answer to an unanswerable question is wrong. Nothing here is fitted beyond picking one of a dozen formulas.
 """
 
