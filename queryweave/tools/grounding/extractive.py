@@ -251,7 +251,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         elif asks_identifier and ranked > 0 and _IDENTIFIER.search(unit):
             factor *= 1.15  # the question wants a name in code and this unit writes one
         score = (((1 - w_sem) * ranking + w_sem * sem) * brevity + 0.05 / (1 + d_idx)) * factor
-        plain[d_idx, u_idx] = (((1 - w_sem) * ranked + w_sem * sem) * brevity + 0.05 / (1 + d_idx)) * factor
+        if heading_terms:
+            plain[d_idx, u_idx] = (((1 - w_sem) * ranked + w_sem * sem) * brevity + 0.05 / (1 + d_idx)) * factor
         if ranked > 0 or sem > 0.8:
             pieces = ((lead_text,) if lean else ()) + (unit,) + ((follow,) if follow else ())
             scored.append((score, ranked, d_idx, u_idx, pieces, unit[:60], lead_text[:60] if lean else ""))
