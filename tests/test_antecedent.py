@@ -82,3 +82,15 @@ def test_a_row_or_a_name_the_question_lacks_is_no_restatement() -> None:
     assert not restates("繁体中文（中国香港） | 文件名: zh_HK", question)
     assert not restates("繁体中文（中国香港）的文件名是 zh_HK。", question)
     assert restates("繁体中文的语言包在 antd/locale 下。", question)
+
+
+def test_a_consequence_shown_with_the_unit_after_it_still_gets_its_cause() -> None:
+    # the consequence is chosen alone, then shown with the unit after it (which leans on it): the item now
+    # stands at that next unit, and the cause before its first piece is still shown
+    units = {(0, 0): "1791年，一宗投机案让许多市民遭到财产损失。",
+             (0, 1): "在此背景下，各家经纪商决定协商制定公共管理条例。",
+             (0, 2): "1817年，交易者联盟草拟出管理处条例。"}
+    headings = dict.fromkeys(units, "")
+    item = (1.0, 1.0, 0, 2, (units[0, 1], units[0, 2]), units[0, 2][:60], units[0, 1][:60])
+    out = with_antecedents([item], units, headings, "决定协商制定公共管理条例的背景是什么？")
+    assert out[0][4] == (units[0, 0], units[0, 1], units[0, 2])

@@ -134,7 +134,7 @@ def answer_features(question: str, answer: str, evidence: list[str], docs: list[
 def _extract(ctx: Any, question: str, docs: list[dict[str, Any]], max_sentences: int, down: str | None) -> Any:
     """The extractive answer from `docs` (lexical scores only while the embedding endpoint is `down`)."""
     return extract_answer(question, docs, max_sentences=max_sentences, embed=None if down else embedder(ctx),
-                          heading_terms=ctx.feature("heading_terms"))
+                          heading_terms=ctx.feature("heading_terms"), elaboration=ctx.feature("elaboration"))
 
 
 def _evidence(doc: dict[str, Any]) -> str:

@@ -56,6 +56,9 @@ def with_antecedents(chosen: list, units: dict[tuple[int, int], str], headings: 
     out = []
     for item in chosen:
         d, u, pieces = item[2], item[3], item[4]
+        # where the item's first piece stands: its own unit, or the one before it that it is shown with
+        # (a unit chosen alone and then shown with the unit after it that leans on it)
+        u = next((k for k in (u, u - 1) if pieces and units.get((d, k)) == pieces[0]), u)
         before = units.get((d, u - 1))
         if (pieces and pieces[0] == units.get((d, u)) and before and before not in shown
                 and headings.get((d, u - 1)) == headings.get((d, u)) and opens_on_before(pieces[0], question)):

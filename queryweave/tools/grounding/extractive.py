@@ -25,6 +25,7 @@ import numpy as np
 from queryweave.tools.common.text import detect_language, tokenize
 from queryweave.tools.grounding.antecedent import with_antecedents
 from queryweave.tools.grounding.coverage import setting_names
+from queryweave.tools.grounding.elaboration import with_elaboration
 from queryweave.tools.grounding.enumeration import with_continuations
 from queryweave.tools.grounding.fields import (
     ASKS_DEFAULT_OTHERWISE,
@@ -143,11 +144,12 @@ def _continuations(all_pairs: list[list[tuple[str, str]]], sources: list[str]) -
 def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences: int = 3,
                    min_score: float = 0.2, embed: Embed | None = None,
                    semantic_weight: float = 0.3, topic_terms: bool = True,
-                   heading_terms: bool = False) -> ExtractiveAnswer:
+                   heading_terms: bool = False, elaboration: bool = False) -> ExtractiveAnswer:
     """Answer `question` from `documents` (dicts with chunk_id, source, text) by extracting units.
     `topic_terms`: a document's title terms count as terms of each of its units, for ranking and coverage;
     `heading_terms`: the terms of the heading a unit stands under count too, for ranking only (the items
-    under "## 三个核心组件" answer "Room 有哪几个核心组件？" without repeating the words)."""
+    under "## 三个核心组件" answer "Room 有哪几个核心组件？" without repeating the words); `elaboration`: the best
+    unit of a question that asks for a description, reason or definition is shown with the one after it."""
     q_tokens = set(tokenize(question))
     # Each question term is also met by its other-language equivalents (weighted a little lower).
     q_cross = {t: cross_terms({t}) for t in q_tokens}
@@ -286,6 +288,9 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         chosen = _completed(chosen, placed, kind, question, headings)
     chosen = with_antecedents(chosen, placed, headings, question)  # "因此……" shown after its cause
     chosen = with_continuations(chosen, placed, headings, question)  # "有以下三点：第一，…" shown to its last point
+    if elaboration:  # "什么是…？": the best unit with the sentence that goes on with it
+        first = next((i for i, c in enumerate(cands) if (c[0], c[1]) == (chosen[0][2], chosen[0][3])), None)
+        chosen = with_elaboration(chosen, placed, headings, question, kind, first is not None and fields[first])
     chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
     cite_no: dict[int, int] = {}
     citations, parts, sentences, rendered = [], [], [], []
