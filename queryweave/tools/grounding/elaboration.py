@@ -14,6 +14,7 @@ docs page), and an answer read from a field line ("文件名: zh_HK"). The quest
 question taxonomies' (`confidence.asks_explanation` and definitions), not any evaluation set's sentences.
 Measured in `bench/results_answers.md`, "Sixteenth session" (feature `elaboration`).
 """
+
 from __future__ import annotations
 
 import re
@@ -21,7 +22,8 @@ import re
 from queryweave.tools.grounding.confidence import asked_type, asks_explanation
 from queryweave.tools.grounding.units import CODE_PREFIX
 
-MAX_CHARS = 200
+MAX_CHARS = 200  # the unit shown after the best one: about one or two sentences
+MAX_UNITS_AHEAD = 12  # how far past its own unit a chosen item's last piece can be (a list it completes)
 # definitions and descriptions, which `confidence.asks_explanation` (reason, manner, list, features) leaves out
 _DEFINES = re.compile(r"^\s*(?:什么是|何谓|何为|\bwhat (?:is|are|was|were) (?:an? |the )?\w[\w\s-]{0,40}\?\s*$)|"
                       r"(?:是什么|指什么|是指什么|是怎样的|是什么样的?)[？?]?\s*$", re.I)
@@ -72,5 +74,3 @@ def with_elaboration(chosen: list, units: dict[tuple[int, int], str], headings: 
         return chosen
     return [best[:4] + ((*pieces, nxt),) + best[5:], *chosen[1:]]
 
-
-MAX_UNITS_AHEAD = 12  # how far past its own unit a chosen item's last piece can be (a list it completes)
