@@ -31,6 +31,7 @@ def _doc(text: str, n: int = 1) -> dict:
     ("为什么需要检查点？", True),
     ("What is advection fog?", True),
     ("How does advection fog form?", True),
+    ("检查点有什么作用？", True),  # "what is there": a list or a description
     ("检查点默认多久做一次？", False),  # a number
     ("What is the default checkpoint_timeout?", False),  # a value
     ("Who wrote the WAL module?", False),  # a name

@@ -26,7 +26,7 @@ MAX_CHARS = 200  # the unit shown after the best one: about one or two sentences
 MAX_UNITS_AHEAD = 12  # how far past its own unit a chosen item's last piece can be (a list it completes)
 # definitions and descriptions, which `confidence.asks_explanation` (reason, manner, list, features) leaves out
 _DEFINES = re.compile(r"^\s*(?:什么是|何谓|何为|\bwhat (?:is|are|was|were) (?:an? |the )?\w[\w\s-]{0,40}\?\s*$)|"
-                      r"(?:是什么|指什么|是指什么|是怎样的|是什么样的?)[？?]?\s*$", re.I)
+                      r"(?:是什么|指什么|是指什么|是怎样的|是什么样的?)[？?]?\s*$|有什么|有何", re.I)
 _TABLE = re.compile(r"\s\|\s|^\|")
 # a how-to question, which asks what the reader does ("How do I …", "怎么在本地把应用跑起来？") and is answered by
 # a step or a command, not a passage; "X 是怎么形成的？", "How does X form?" ask how something is or came about
