@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from queryweave.tools.common.text import tokenize
-from queryweave.tools.grounding.units import CODE_PREFIX
+from queryweave.tools.grounding.units import CODE_PREFIX, position
 
 _CONSEQUENCE = re.compile(r"^\s*(?:所以|因此|因而|于是|从而|由此|故而|故此|为此|在此背景下|"
                           r"(?:therefore|thus|hence|consequently|as a result|for this reason|because of this)\b)", re.I)
@@ -58,7 +58,8 @@ def with_antecedents(chosen: list, units: dict[tuple[int, int], str], headings: 
         d, u, pieces = item[2], item[3], item[4]
         # where the item's first piece stands: its own unit, or the one before it that it is shown with
         # (a unit chosen alone and then shown with the unit after it that leans on it)
-        u = next((k for k in (u, u - 1) if pieces and units.get((d, k)) == pieces[0]), u)
+        at = position(units, d, pieces[0], (u, u - 1)) if pieces else None
+        u = u if at is None else at
         before = units.get((d, u - 1))
         if (pieces and pieces[0] == units.get((d, u)) and before and before not in shown
                 and headings.get((d, u - 1)) == headings.get((d, u)) and opens_on_before(pieces[0], question)):

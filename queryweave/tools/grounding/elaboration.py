@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from queryweave.tools.grounding.confidence import asked_type, asks_explanation
-from queryweave.tools.grounding.units import CODE_PREFIX
+from queryweave.tools.grounding.units import CODE_PREFIX, position
 
 MAX_CHARS = 200  # the unit shown after the best one: about one or two sentences
 MAX_UNITS_AHEAD = 12  # how far past its own unit a chosen item's last piece can be (a list it completes)
@@ -66,7 +66,7 @@ def with_elaboration(chosen: list, units: dict[tuple[int, int], str], headings: 
     best = chosen[0]
     d, u, pieces = best[2], best[3], best[4]
     last = pieces[-1] if pieces else ""
-    at = next((k for k in range(u, u + MAX_UNITS_AHEAD) if units.get((d, k)) == last), None)
+    at = position(units, d, last, range(u, u + MAX_UNITS_AHEAD))
     if at is None:
         return chosen
     nxt = units.get((d, at + 1), "")

@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 
 from queryweave.tools.grounding.antecedent import POINTS_BACK, restates
-from queryweave.tools.grounding.units import CODE_PREFIX
+from queryweave.tools.grounding.units import CODE_PREFIX, position
 
 MAX_UNITS = 8
 MAX_CHARS = 600
@@ -130,7 +130,7 @@ def with_continuations(chosen: list, units: dict[tuple[int, int], str],
     for item in chosen:
         d, u, pieces = item[2], item[3], item[4]
         last = pieces[-1] if pieces else ""
-        at = next((k for k in range(u, u + 3) if units.get((d, k)) == last), None)
+        at = position(units, d, last, range(u, u + 3))
         if at is not None:
             following = []
             k = at + 1

@@ -197,6 +197,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     if not cands:
         return ExtractiveAnswer("")
     idf = _idf([c[3] for c in cands])
+    index = {(c[0], c[1]): i for i, c in enumerate(cands)}  # each unit's index among the candidates
     # the terms of the heading each unit stands under (`heading_terms`), which count as its own for ranking
     # (weighted by how many units they are read in) and not for the coverage reported
     sections = [set(tokenize(headings[c[0], c[1]])) if heading_terms else set() for c in cands]
@@ -252,14 +253,14 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             factor *= 1.15  # the question wants a value and this unit states one
         elif asks_identifier and ranked > 0 and _IDENTIFIER.search(unit):
             factor *= 1.15  # the question wants a name in code and this unit writes one
-        score = (((1 - w_sem) * ranking + w_sem * sem) * brevity + 0.05 / (1 + d_idx)) * factor
+        score = _score(ranking, w_sem, sem, brevity, d_idx, factor)
         if heading_terms:
-            plain[d_idx, u_idx] = (((1 - w_sem) * ranked + w_sem * sem) * brevity + 0.05 / (1 + d_idx)) * factor
+            plain[d_idx, u_idx] = _score(ranked, w_sem, sem, brevity, d_idx, factor)
         if ranked > 0 or sem > 0.8:
             pieces = ((lead_text,) if lean else ()) + (unit,) + ((follow,) if follow else ())
             scored.append((score, ranked, d_idx, u_idx, pieces, unit[:60], lead_text[:60] if lean else ""))
     if any(fields):  # a field line that states the asked attribute of the asked setting answers first
-        scored = fields_first(scored, fields, cands, question, headings, q_lang)
+        scored = fields_first(scored, fields, index, question, headings, q_lang)
     scored.sort(key=lambda x: -x[0])
     chosen, seen = [], set()
     best = scored[0][0] if scored else 0.0
@@ -289,7 +290,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     chosen = with_antecedents(chosen, placed, headings, question)  # "因此……" shown after its cause
     chosen = with_continuations(chosen, placed, headings, question)  # "有以下三点：第一，…" shown to its last point
     if elaboration:  # "什么是…？": the best unit with the sentence that goes on with it
-        first = next((i for i, c in enumerate(cands) if (c[0], c[1]) == (chosen[0][2], chosen[0][3])), None)
+        first = index.get((chosen[0][2], chosen[0][3]))
         chosen = with_elaboration(chosen, placed, headings, question, kind, first is not None and fields[first])
     chosen.sort(key=lambda x: (x[2], x[3]))  # document order reads better than score order
     cite_no: dict[int, int] = {}
@@ -306,18 +307,23 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         parts.append(f"{shown}{'' if _CJK.match(shown[-1:]) else ' '}[{cite_no[d_idx]}]")
         sentences.append({"text": unit, "citation": cite_no[d_idx], "coverage": round(cov, 4)})
     coverage = max(c[1] for c in chosen)
-    where = {(c[0], c[1]): i for i, c in enumerate(cands)}
-    similarity = (max(float(cosines[where[(c[2], c[3])]]) for c in chosen if (c[2], c[3]) in where)
+    similarity = (max(float(cosines[index[(c[2], c[3])]]) for c in chosen if (c[2], c[3]) in index)
                   if cosines is not None else None)
     # the margin fed to the confidence is read from the scores without the headings' terms, which the units
     # under one heading share (`bench/results_answers.md`, "Fifteenth session")
     unheaded = [(plain[x[2], x[3]],) + x[1:] for x in scored] if heading_terms else scored
     if heading_terms and any(fields):
-        unheaded = fields_first(unheaded, fields, cands, question, headings, q_lang)
+        unheaded = fields_first(unheaded, fields, index, question, headings, q_lang)
     margin = _margin(sorted(unheaded, key=lambda x: -x[0]))
-    answered_by_field = any(fields[where[(c[2], c[3])]] for c in chosen if (c[2], c[3]) in where)
+    answered_by_field = any(fields[index[(c[2], c[3])]] for c in chosen if (c[2], c[3]) in index)
     return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered, similarity, margin,
                             answered_by_field)
+
+
+def _score(lexical: float, w_sem: float, sem: float, brevity: float, d_idx: int, factor: float) -> float:
+    """A unit's score: its lexical and embedding scores mixed, shortened for a run-on unit, a little for its
+    passage's rank, times the question-kind factors."""
+    return (((1 - w_sem) * lexical + w_sem * sem) * brevity + 0.05 / (1 + d_idx)) * factor
 
 
 def _margin(scored: list[tuple]) -> float | None:

@@ -143,12 +143,11 @@ def _stated(cell: str, quantity: bool = False) -> bool:
     return value not in {"", "-", "–", "—", "/"} and (not quantity or any(c.isdigit() for c in value))
 
 
-def fields_first(scored: list[tuple], fields: list[bool], cands: list[tuple], question: str,
+def fields_first(scored: list[tuple], fields: list[bool], at: dict[tuple[int, int], int], question: str,
                   headings: dict[tuple[int, int], str], q_lang: str) -> list[tuple]:
     """Field lines that state the asked attribute of the asked setting put above every other unit, in the
-    question's language first."""
+    question's language first (`fields` per candidate unit, `at` each unit's index among them)."""
     top = max((x[0] for x in scored), default=0.0)
-    at = {(c[0], c[1]): i for i, c in enumerate(cands)}
     unset = unset_names(question)  # "didn't set cacheTime": cacheTime's row before cacheKey's
     return [(top + 0.01 + 0.01 * x[1] + 0.02 * (detect_language(x[4][-1]) == q_lang)
              + 0.05 * ((row_name(x[4][-1]) or headings.get((x[2], x[3]), "")).lower() in unset),) + x[1:]

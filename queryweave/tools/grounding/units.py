@@ -8,6 +8,7 @@ heading's subject. `render` turns a unit into the text an answer shows.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from queryweave.tools.common.fences import fence_closes, fence_opening
 from queryweave.tools.common.site_markup import strip_site_markup
@@ -172,4 +173,7 @@ def render(unit: str) -> str:
     return re.sub(r"\s{2,}", " ", text).strip()
 
 
-
+def position(units: dict[tuple[int, int], str], d: int, piece: str, near: Iterable[int]) -> int | None:
+    """Where `piece` stands among passage `d`'s `units` (keyed by passage and unit index), looked for at the
+    indexes `near` in turn: a chosen item is shown with units before or after its own."""
+    return next((k for k in near if units.get((d, k)) == piece), None)
