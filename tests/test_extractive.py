@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from queryweave.tools.common.text import tokenize
 from queryweave.tools.grounding.extractive import answer_units, extract_answer, render
+from queryweave.tools.grounding.units import sectioned_units
 from queryweave.tools.understanding.glossary import cross_terms
 
 POSTGRES = """# PostgreSQL max_connections
@@ -369,3 +370,24 @@ def test_the_heading_a_unit_stands_under_counts_for_ranking() -> None:
     single = extract_answer(question, [docs[0] | {"text": one}], max_sentences=2, heading_terms=True)
     assert "@Entity" in single.answer and "@Dao" not in single.answer
     assert single.margin is not None and single.margin < 0.2
+
+
+def test_link_and_comment_syntax_inside_a_code_span_is_code() -> None:
+    assert render("Write `@[code{1-10}](../foo.js)` in the page.") == "Write @[code{1-10}](../foo.js) in the page."
+    assert render("Keep `<!-- more -->` as the excerpt marker.") == "Keep <!-- more --> as the excerpt marker."
+    assert render("See [`createRouter`](./api.md) and [the guide](./g.md).") == "See createRouter and the guide."
+
+
+def test_a_short_code_block_after_a_label_line_is_shown_as_code() -> None:
+    page = ("## 导入代码块\n\n如果你只想导入这个文件的一部分：\n\n```md\n<!-- 仅导入第 1 行至第 10 行 -->\n\n"
+            "@[code{1-10}](../foo.js)\n```\n")
+    [(unit, _where)] = sectioned_units(page)
+    assert unit.startswith("如果你只想导入这个文件的一部分：")
+    assert render(unit) == "如果你只想导入这个文件的一部分： <!-- 仅导入第 1 行至第 10 行 --> @[code{1-10}](../foo.js)"
+
+
+def test_a_bold_mark_left_alone_by_a_cut_is_dropped_and_arithmetic_is_not() -> None:
+    assert render("可以用 JSON 序列化 state，**这样你可以把性能提高很多。") == "可以用 JSON 序列化 state，这样你可以把性能提高很多。"
+    assert render("**Note: calling cancel does not stop the request") == "Note: calling cancel does not stop the request"
+    assert render("waits 1000 * 2 ** retryCount ms") == "waits 1000 * 2 ** retryCount ms"
+    assert render("a **bold** word") == "a bold word"

@@ -28,6 +28,8 @@ _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _LINK = re.compile(r"!?\[([^\]]+)\]\(([^)\s]+)\)")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)\s]*\)|\[\]\([^)\s]*\)")  # an image (a badge), or a link left empty by one
 _ONE_SPAN = re.compile(r"`[^`]+`")
+# "**" with no pair, not an operator between spaces ("2 ** retryCount")
+_STRAY_BOLD = re.compile(r"(?<!\s)\*\*(?!\*)|(?<![\s*])\*\*(?!\s)")
 TICKS = re.compile(r"`([^`]+)`")
 CLAUSE_CHARS = 120  # a sentence of clauses joined by semicolons is one unit up to this length
 ITEM_CHARS = 300  # a list item this long or shorter is one answer unit (about three short sentences)
@@ -106,7 +108,9 @@ def sectioned_units(text: str) -> list[tuple[str, str]]:
                 block = " ".join(code)
                 if code and units and units[-1][1] == section and label_only(units[-1][0]) \
                         and len(units[-1][0]) + len(block) < FIELD_CHARS:
-                    units[-1] = (f"{units[-1][0]} {block}", section)  # "**Default:**" and its value as code
+                    # "**Default:**" and its value, marked as code so that it is shown as written
+                    shown = block if "`" in block else f"`{block}`"
+                    units[-1] = (f"{units[-1][0]} {shown}", section)
                 elif code:
                     units.append((CODE_PREFIX + block, section))
                 code = None
@@ -157,12 +161,17 @@ def render(unit: str) -> str:
         unit = re.sub(r"^\*\*(?=\S)|(?<=\S)\*\*$", "", unit, count=1)
     # markup is stripped outside code spans only: "`<TransitionGroup>`" is a name, not a tag
     # an image is no text: a badge's "npm package (https://img.shields.io/…)" answers nothing
+    # (code spans are set aside first: "`@[code{1-10}](../foo.js)`" is code, not a link to drop)
+    spans: list[str] = []
+    unit = TICKS.sub(lambda m: spans.append(m.group(0)) or f"\x01{len(spans) - 1}\x02", unit)
     text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2).startswith("http") else m.group(1),
                      _IMAGE.sub("", _IMAGE.sub("", _COMMENT.sub("", unit))))
+    text = re.sub("\x01(\\d+)\x02", lambda m: spans[int(m.group(1))], text)
     pieces = re.split(r"(`[^`]+`)", text)
     row = any(" | " in piece for piece in pieces[::2])  # a table row's cells, not a code span's "a | b" type
     for i in range(0, len(pieces), 2):
         plain = _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i]))
+        plain = _STRAY_BOLD.sub("", plain)  # a mark whose pair a cut left in the next unit: "…，**这样你可以…"
         pieces[i] = _unescape(_ITALIC.sub(lambda m: m.group(1) or m.group(2), plain))
     pieces[1::2] = [p.replace(" | ", "\0") for p in pieces[1::2]]  # a cell's "`a | b`" stays whole
     text = TICKS.sub(r"\1", "".join(pieces))
