@@ -162,7 +162,7 @@ def test_a_question_for_a_name_in_code_prefers_the_unit_that_writes_one() -> Non
     ans = extract_answer("Which class do I use to render templates?", [_doc(text)], max_sentences=1)
     assert "Jinja2Templates" in ans.answer
     # the same sentences, asked for no name in code: the plainer sentence may win, the boost is what differs
-    from queryweave.tools.grounding.extractive import _ASKS_IDENTIFIER
+    from queryweave.tools.grounding.kinds import ASKS_IDENTIFIER as _ASKS_IDENTIFIER
     assert _ASKS_IDENTIFIER.search("哪个函数可以把模型转成 dict？")
     assert not _ASKS_IDENTIFIER.search("Which company created Kotlin?")
 

@@ -28,15 +28,23 @@ from queryweave.tools.grounding.coverage import setting_names
 from queryweave.tools.grounding.elaboration import with_elaboration
 from queryweave.tools.grounding.enumeration import with_continuations
 from queryweave.tools.grounding.fields import (
-    ASKS_DEFAULT_OTHERWISE,
-    asked_field,
     field_answer,
     fields_first,
     row_field,
     row_name,
 )
+from queryweave.tools.grounding.kinds import (
+    ASKS_CODE,
+    ASKS_IDENTIFIER,
+    ASKS_VALUE,
+    DIGIT,
+    IDENTIFIER,
+    asked_kind,
+    completed,
+    states_asked,
+)
 from queryweave.tools.grounding.translation import is_translation
-from queryweave.tools.grounding.units import CODE_PREFIX, TICKS, render, sectioned_units
+from queryweave.tools.grounding.units import CODE_PREFIX, render, sectioned_units
 from queryweave.tools.grounding.units import (
     answer_units as answer_units,  # re-exported: callers import it here
 )
@@ -44,30 +52,7 @@ from queryweave.tools.understanding.glossary import cross_terms
 
 Embed = Callable[[list[str]], Any]  # texts -> (n, d) normalised vectors; the question is texts[0]
 
-# Questions whose answer is a number or a value ("默认是多少", "how many", "what is the default").
-_ASKS_VALUE = re.compile(ASKS_DEFAULT_OTHERWISE + r"|多少|几个|几秒|多大|多长|默认|上限|哪个版本|什么版本|哪一版|"
-                         r"how (?:many|much|long|large)|\bdefault\b|"
-                         r"\bmaximum\b|\bminimum\b|\blimit\b|\bsize\b|\bvalue\b|\bwhich (?:version|release)\b", re.I)
-# Questions that ask for a command or code, where a code block is an answer and not noise.
-_ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\bcode\b|\bexample\b|\bsnippet\b|"
-                        r"\bhow (?:do|can) (?:i|you) (?:check|see|run|list|show)\b", re.I)
-# Questions that ask for a name in code: a class, function, parameter, option, command ("which argument of
-# FastAPI() …", "用哪个函数"). A unit that holds an identifier or a code span states one.
-_ASKS_IDENTIFIER = re.compile(
-    r"\b(?:which|what)\b(?:\s+\S+){0,3}?\s+(?:class|function|method|parameter|param|argument|option|flag|"
-    r"setting|field|type|exception|error|decorator|command|header|keyword|attribute|module|package|view|plugin|"
-    r"variable|property|hook|endpoint|object|library|tool|prefix|suffix|component|event|directive|helper|"
-    r"algorithm|key|tag)s?\b|\bwhat(?:'s| is) (?:it|this|that|the \w+) called\b|\bwhat is the name of\b|"
-    r"(?:哪个|哪一个|哪些|什么|哪种)(?:\S{0,6}?)(?:函数|类|参数|字段|选项|方法|异常|命令|属性|配置项?|装饰器|模块|类型|"
-    r"设置|标志|变量|对象|库|工具|接口|字段名|选项名|算法|钩子|组件|插件|前缀|后缀|事件|标签|指令|辅助函数)|"
-    r"叫什么|什么名字|名称是什么|名字是什么", re.I)
-_IDENTIFIER = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|"
-                         r"(?<![\w-])--?[a-z][\w-]+|\b\w+\(\)")
-_DIGIT = re.compile(r"\d")
 _WORDY = re.compile(r"[^\W_]")
-_WHICH = re.compile(r"\bwhich\b|哪个|哪一个|哪种|哪一种|哪条|哪项", re.I)  # a question that asks for a name
-_NAME_HEADING = re.compile(r"[A-Za-z_$@.-][\w$@./:-]*")  # a heading that is a name: "readonly", "output.distPath"
-_QUOTED = re.compile(r"[“「『\"]([^”」』\"\n]{2,40})[”」』\"]")
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")  # CJK characters and punctuation
 OTHER_LANGUAGE = 0.9  # score factor of a unit in another language than the question, when the passages hold its own
 SHORT_UNIT = 12  # tokens: a unit this short that names nothing asked for leans on the sentence before
@@ -153,12 +138,12 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     q_tokens = set(tokenize(question))
     # Each question term is also met by its other-language equivalents (weighted a little lower).
     q_cross = {t: cross_terms({t}) for t in q_tokens}
-    asks_value = bool(_ASKS_VALUE.search(question))
-    asks_code = bool(_ASKS_CODE.search(question))
+    asks_value = bool(ASKS_VALUE.search(question))
+    asks_code = bool(ASKS_CODE.search(question))
     # the settings the question names (`fs.inotify.max_user_watches`, `max_connections`): a code line that
     # writes one ("sudo sysctl fs.inotify.max_user_watches=524288") is no noise
     settings = {t for n in setting_names(question) for t in tokenize(n)}
-    asks_identifier = bool(_ASKS_IDENTIFIER.search(question))
+    asks_identifier = bool(ASKS_IDENTIFIER.search(question))
     cands: list[tuple[int, int, str, set[str]]] = []
     windows: list[str] = []
     before: list[tuple[str, set[str]]] = []  # the unit before each candidate (in its passage), and its tokens
@@ -230,8 +215,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         lead_text, lead_toks = before[i]
         # A short unit that states the kind of thing asked for but names nothing of the question ("对此你可以
         # 使用`jsonable_encoder`。", "Defaults to `600`.") continues its sentence before: it is read with it too.
-        states = len(toks) <= SHORT_UNIT and ((asks_value and bool(_DIGIT.search(unit)))
-                                              or (asks_identifier and bool(_IDENTIFIER.search(unit))))
+        states = len(toks) <= SHORT_UNIT and ((asks_value and bool(DIGIT.search(unit)))
+                                              or (asks_identifier and bool(IDENTIFIER.search(unit))))
         cov_ctx = (_coverage(q_tokens, q_cross, toks | lead_toks, idf) / q_weight
                    if lead_text and (cov or states) else 0.0)
         lean = (fields[i] and bool(lead_text)) or (cov_ctx - cov > cov and not lead_text.startswith(CODE_PREFIX))
@@ -249,9 +234,9 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             factor *= OTHER_LANGUAGE  # the knowledge base speaks the question's language: answer in it first
         if unit.startswith(CODE_PREFIX) and not asks_code and not (settings and settings <= toks):
             factor *= 0.5  # a bare code line rarely answers a question in words
-        elif asks_value and ranked > 0 and _DIGIT.search(unit):
+        elif asks_value and ranked > 0 and states_asked(unit, "value"):
             factor *= 1.15  # the question wants a value and this unit states one
-        elif asks_identifier and ranked > 0 and _IDENTIFIER.search(unit):
+        elif asks_identifier and ranked > 0 and states_asked(unit, "name"):
             factor *= 1.15  # the question wants a name in code and this unit writes one
         score = _score(ranking, w_sem, sem, brevity, d_idx, factor)
         if heading_terms:
@@ -282,11 +267,10 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
             break
     if not chosen:
         return ExtractiveAnswer("", coverage=scored[0][1] if scored else 0.0)
-    kind = ("code" if asks_code else "value" if asks_value
-            else "name" if asks_identifier or _WHICH.search(question) else None)
+    kind = asked_kind(question)
     placed = {(c[0], c[1]): c[2] for c in cands}
     if kind:
-        chosen = _completed(chosen, placed, kind, question, headings)
+        chosen = completed(chosen, placed, kind, question, headings)
     chosen = with_antecedents(chosen, placed, headings, question)  # "因此……" shown after its cause
     chosen = with_continuations(chosen, placed, headings, question)  # "有以下三点：第一，…" shown to its last point
     if elaboration:  # "什么是…？": the best unit with the sentence that goes on with it
@@ -331,61 +315,6 @@ def _margin(scored: list[tuple]) -> float | None:
     best = scored[0][0] if scored else 0.0
     runner_up = next((x[0] for x in scored[1:] if x[5] != scored[0][5]), 0.0)
     return (best - runner_up) / best if best > 0 else None
-
-
-def _states(unit: str, kind: str, asked: set[str]) -> bool:
-    """Whether a unit holds the kind of thing asked for: code (a code block, or a code span not all among
-    `asked`), a value (a number),
-    or a name (an identifier, code span or quoted term whose tokens are not all among `asked`, the
-    question's)."""
-    if kind == "code":  # a code span that only repeats the question's own code ("`db.json`") shows no new code
-        return unit.startswith(CODE_PREFIX) or any(not set(tokenize(m.group(1))) <= asked for m in TICKS.finditer(unit))
-    if kind == "value":
-        return bool(_DIGIT.search(unit))
-    names = [m.group(0).strip("`") for m in _IDENTIFIER.finditer(unit)] + [m.group(1) for m in _QUOTED.finditer(unit)]
-    return any((toks := set(tokenize(n))) and not toks <= asked and n.strip().lower() not in _LITERALS for n in names)
-
-
-# Literal values and type keywords of code: "Set to `true` to exit …" names no option, "`boolean`" no setting.
-_LITERALS = frozenset("true false null undefined none nil boolean bool string str number int integer float "
-                      "object array any void".split())
-
-
-def _completed(chosen: list, units: dict[tuple[int, int], str], kind: str, question: str,
-               headings: dict[tuple[int, int], str] | None = None) -> list:
-    """A chosen unit that does not hold the kind of thing asked for ("Which parameter …" answered by a
-    sentence that names none) is shown with the nearest unit of its passage that does: one of the two
-    after it, else the one before ("FastAPI 为每个路径操作使用一个唯一 ID…" then "…通过
-    `generate_unique_id_function` 参数传给 FastAPI"). When no neighbour holds a name asked for and the
-    unit stands under a heading that is one ("### readonly": "When enabled, the cache will only be read
-    …"), the heading is shown before it, as a field line's is. Else nothing is added. A neighbour counts only
-    under the unit's own heading, and a literal (`true`, `boolean`) is no name."""
-    taken = {(c[2], c[3]) for c in chosen}
-    asked = set(tokenize(question))
-    out = []
-    for item in chosen:
-        d, u, pieces = item[2], item[3], item[4]
-        if not any(_states(p, kind, asked) or asked_field(question, p) for p in pieces):
-            for near in (u + 1, u + 2, u - 1):
-                text = units.get((d, near))
-                if text is None or (d, near) in taken or text in pieces or not _states(text, kind, asked):
-                    continue
-                if headings is not None and headings.get((d, near)) != headings.get((d, u)):
-                    continue  # a neighbour under another heading is about another thing (the next option)
-                pieces = (*pieces, text) if near > u else (text, *pieces)
-                taken.add((d, near))
-                after = units.get((d, near + 1))
-                if near > u and after and text.endswith((":", "：")) and after not in pieces:
-                    pieces = (*pieces, after)  # "… try the following in the Linux console:" and the command
-                    taken.add((d, near + 1))
-                break
-            else:
-                heading = (headings or {}).get((d, u), "")
-                if kind == "name" and _NAME_HEADING.fullmatch(heading) and not set(tokenize(heading)) <= asked \
-                        and not any(p.startswith(f"{heading} —") for p in pieces):
-                    pieces = (f"{heading} —", *pieces)
-        out.append(item[:4] + (pieces,) + item[5:])
-    return out
 
 
 def _join(parts: list[str]) -> str:
