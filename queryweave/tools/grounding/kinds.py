@@ -16,11 +16,11 @@ from queryweave.tools.grounding.units import CODE_PREFIX, TICKS
 
 # Questions whose answer is a number or a value ("默认是多少", "how many", "what is the default").
 ASKS_VALUE = re.compile(ASKS_DEFAULT_OTHERWISE + r"|多少|几个|几秒|多大|多长|默认|上限|哪个版本|什么版本|哪一版|"
-                         r"how (?:many|much|long|large)|\bdefault\b|"
-                         r"\bmaximum\b|\bminimum\b|\blimit\b|\bsize\b|\bvalue\b|\bwhich (?:version|release)\b", re.I)
+                        r"how (?:many|much|long|large)|\bdefault\b|"
+                        r"\bmaximum\b|\bminimum\b|\blimit\b|\bsize\b|\bvalue\b|\bwhich (?:version|release)\b", re.I)
 # Questions that ask for a command or code, where a code block is an answer and not noise.
 ASKS_CODE = re.compile(r"命令|代码|示例|怎么查|如何查|\bcommand\b|\bcode\b|\bexample\b|\bsnippet\b|"
-                        r"\bhow (?:do|can) (?:i|you) (?:check|see|run|list|show)\b", re.I)
+                       r"\bhow (?:do|can) (?:i|you) (?:check|see|run|list|show)\b", re.I)
 # Questions that ask for a name in code: a class, function, parameter, option, command ("which argument of
 # FastAPI() …", "用哪个函数"). A unit that holds an identifier or a code span states one.
 ASKS_IDENTIFIER = re.compile(
@@ -32,11 +32,12 @@ ASKS_IDENTIFIER = re.compile(
     r"设置|标志|变量|对象|库|工具|接口|字段名|选项名|算法|钩子|组件|插件|前缀|后缀|事件|标签|指令|辅助函数)|"
     r"叫什么|什么名字|名称是什么|名字是什么", re.I)
 IDENTIFIER = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|"
-                         r"(?<![\w-])--?[a-z][\w-]+|\b\w+\(\)")
+                        r"(?<![\w-])--?[a-z][\w-]+|\b\w+\(\)")
 DIGIT = re.compile(r"\d")
 WHICH = re.compile(r"\bwhich\b|哪个|哪一个|哪种|哪一种|哪条|哪项", re.I)  # a question that asks for a name
 _NAME_HEADING = re.compile(r"[A-Za-z_$@.-][\w$@./:-]*")  # a heading that is a name: "readonly", "output.distPath"
 _QUOTED = re.compile(r"[“「『\"]([^”」』\"\n]{2,40})[”」』\"]")
+
 
 def states_asked(unit: str, kind: str) -> bool:
     """Whether `unit` writes the "value" (a number) or the "name" (an identifier, a code span) asked for."""
