@@ -37,8 +37,6 @@ from queryweave.tools.grounding.kinds import (
     ASKS_CODE,
     ASKS_IDENTIFIER,
     ASKS_VALUE,
-    DIGIT,
-    IDENTIFIER,
     asked_kind,
     completed,
     states_asked,
@@ -215,8 +213,8 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
         lead_text, lead_toks = before[i]
         # A short unit that states the kind of thing asked for but names nothing of the question ("对此你可以
         # 使用`jsonable_encoder`。", "Defaults to `600`.") continues its sentence before: it is read with it too.
-        states = len(toks) <= SHORT_UNIT and ((asks_value and bool(DIGIT.search(unit)))
-                                              or (asks_identifier and bool(IDENTIFIER.search(unit))))
+        states = len(toks) <= SHORT_UNIT and ((asks_value and states_asked(unit, "value"))
+                                              or (asks_identifier and states_asked(unit, "name")))
         cov_ctx = (_coverage(q_tokens, q_cross, toks | lead_toks, idf) / q_weight
                    if lead_text and (cov or states) else 0.0)
         lean = (fields[i] and bool(lead_text)) or (cov_ctx - cov > cov and not lead_text.startswith(CODE_PREFIX))
