@@ -144,6 +144,13 @@ def test_an_example_the_question_gives_is_not_a_name_it_asks_about():
     assert question_names("Does Widget support plugins such as PersistPlugin?") == ["Widget", "PersistPlugin"]
 
 
+def test_ok_in_capitals_is_a_word_not_a_name():
+    from queryweave.tools.grounding.coverage import question_names
+
+    assert question_names("Why isn't it OK to update Widget state in an async callback?") == ["Widget"]
+    assert question_names("Which CORS header does Widget send?") == ["CORS", "Widget"]  # capitals still name
+
+
 def test_question_words_are_not_words_a_passage_must_hold():
     from queryweave.nodes.generate import coverage_cut_applies, coverage_terms
 

@@ -41,7 +41,8 @@ _LITERAL = re.compile(r"'[^'`\n]+'|\"[^\"`\n]+\"")  # a string literal inside a 
 _SENTENCE_START = re.compile(r"(?:^|[.?!。？！]\s*)$")
 # Capitalised words that are sentence furniture, not names (question words, pronouns, "I").
 _NOT_NAMES = {"i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "does",
-              "do", "can", "could", "should", "would", "will", "the", "a", "an", "and", "or", "in", "on", "for"}
+              "do", "can", "could", "should", "would", "will", "the", "a", "an", "and", "or", "in", "on", "for",
+              "ok"}  # "Why isn't it OK to …": a word written in capitals, not a name
 
 
 def question_names(question: str) -> list[str]:

@@ -3,7 +3,10 @@
 `extractive` scores a unit that writes the kind asked for a little higher (`states_asked`), and shows a chosen
 unit that states none of it with the neighbour that does (`completed`, where a name or code the question already
 holds does not count). Counting only values and names the question does not already hold in the scoring too was
-tried and left out: it did not transfer (`bench/results_answers.md`, "Seventeenth session").
+tried and left out: it did not transfer (`bench/results_answers.md`, "Seventeenth session"). A chosen unit under a
+heading that is a name in code ("### ignoreDeadLinks") is shown after that name when a name is asked for, and one
+that answers a question for a default without giving it is shown with its section's default field ("- **Default:**
+`4096`") ("Eighteenth session").
 """
 
 from __future__ import annotations
@@ -68,6 +71,36 @@ _LITERALS = frozenset("true false null undefined none nil boolean bool string st
                       "object array any void".split())
 
 
+# A field line that gives a default: "- **Default:** `4096` (4 KiB)", "默认值：`Appearance`"
+_LABELLED = re.compile(r"[^|—\n]{1,80}\s[|—]\s")  # a table row or a field line, which names its own subject
+_DEFAULT_FIELD = re.compile(r"^\W*(?:default(?: value)?|默认值?|缺省值?)\W*[:：]", re.I)
+_ASKS_DEFAULT = re.compile(r"\bdefaults?\b|\bby default\b|默认|缺省", re.I)
+
+
+def default_field(question: str, units: dict[tuple[int, int], str], d: int, u: int, pieces: tuple,
+                  taken: set, headings: dict[tuple[int, int], str] | None) -> int | None:
+    """For a question that asks for a default, the index of the nearest unit under the chosen unit's heading
+    (three either side) that is a field line giving one; None when there is none."""
+    if not _ASKS_DEFAULT.search(question) or headings is None:
+        return None
+    for near in (u - 1, u + 1, u - 2, u + 2, u - 3, u + 3):
+        text = units.get((d, near))
+        if text is None or (d, near) in taken or text in pieces or headings.get((d, near)) != headings.get((d, u)):
+            continue
+        if _DEFAULT_FIELD.match(text):
+            return near
+    return None
+
+
+def code_name(heading: str) -> bool:
+    """Whether a heading is a name in code ("ignoreDeadLinks", "server.fs.allow", "TRUSTED_HOSTS"), not a word
+    ("Usage") or a phrase."""
+    return bool(_NAME_HEADING.fullmatch(heading)) and (bool(IDENTIFIER.search(heading)) or bool(_DOTTED.search(heading)))
+
+
+_DOTTED = re.compile(r"[A-Za-z_$]\.[A-Za-z_$]")
+
+
 def completed(chosen: list, units: dict[tuple[int, int], str], kind: str, question: str,
                headings: dict[tuple[int, int], str] | None = None) -> list:
     """A chosen unit that does not hold the kind of thing asked for ("Which parameter …" answered by a
@@ -76,13 +109,36 @@ def completed(chosen: list, units: dict[tuple[int, int], str], kind: str, questi
     `generate_unique_id_function` 参数传给 FastAPI"). When no neighbour holds a name asked for and the
     unit stands under a heading that is one ("### readonly": "When enabled, the cache will only be read
     …"), the heading is shown before it, as a field line's is. Else nothing is added. A neighbour counts only
-    under the unit's own heading, and a literal (`true`, `boolean`) is no name."""
+    under the unit's own heading, and a literal (`true`, `boolean`) is no name.
+
+    Before that: a name asked for, and the unit stands under a heading that is a name in code (`code_name`) the
+    question does not hold — the heading is shown before the first chosen unit under it, whatever other names the
+    unit writes ("When set to `true`, VitePress will not fail builds…" under "### ignoreDeadLinks"); a default asked
+    for, and the unit speaks of none — the field line giving the default under its heading is shown with it
+    (`default_field`). A table row or field line names its own subject and gets no heading."""
     taken = {(c[2], c[3]) for c in chosen}
     asked = set(tokenize(question))
     out = []
+    first: dict[tuple[int, str], int] = {}  # the first chosen unit under each heading of a passage
+    for c in chosen:
+        key = (c[2], (headings or {}).get((c[2], c[3]), ""))
+        first[key] = min(first.get(key, c[3]), c[3])
+    # (passage, heading) already shown before a unit: a field line is read with its heading ("replaceState —")
+    shown = {(c[2], p[:-2]) for c in chosen for p in c[4] if p.endswith(" —")}
     for item in chosen:
         d, u, pieces = item[2], item[3], item[4]
-        if not any(states(p, kind, asked) or asked_field(question, p) for p in pieces):
+        heading = (headings or {}).get((d, u), "")
+        named = (kind == "name" and code_name(heading) and not set(tokenize(heading)) <= asked
+                 and not any(heading in p for p in pieces) and first.get((d, heading)) == u and (d, heading) not in shown
+                 and not _LABELLED.match(pieces[0]))
+        if named:
+            pieces = (f"{heading} —", *pieces)
+            shown.add((d, heading))
+        elif not any(_ASKS_DEFAULT.search(p) for p in pieces) \
+                and (field := default_field(question, units, d, u, pieces, taken, headings)) is not None:
+            pieces = (*pieces, units[d, field]) if field > u else (units[d, field], *pieces)
+            taken.add((d, field))
+        elif not any(states(p, kind, asked) or asked_field(question, p) for p in pieces):
             for near in (u + 1, u + 2, u - 1):
                 text = units.get((d, near))
                 if text is None or (d, near) in taken or text in pieces or not states(text, kind, asked):
@@ -97,9 +153,9 @@ def completed(chosen: list, units: dict[tuple[int, int], str], kind: str, questi
                     taken.add((d, near + 1))
                 break
             else:
-                heading = (headings or {}).get((d, u), "")
                 if kind == "name" and _NAME_HEADING.fullmatch(heading) and not set(tokenize(heading)) <= asked \
-                        and not any(p.startswith(f"{heading} —") for p in pieces):
+                        and not any(p.startswith(f"{heading} —") for p in pieces) and (d, heading) not in shown:
                     pieces = (f"{heading} —", *pieces)
+                    shown.add((d, heading))
         out.append(item[:4] + (pieces,) + item[5:])
     return out
