@@ -86,3 +86,11 @@ def test_a_version_or_a_date_asked_for_must_be_stated() -> None:
     assert unstated_attributes("What year was Widget 1.0 released?", "Widget 1.0 is stable. [1]") == ["date"]
     # "when" asking for a moment of a process, not a date, is not judged
     assert unstated_attributes("When is the onBeforeBuild hook called?", "Before the build starts. [1]") == []
+
+
+def test_a_year_in_digits_before_1500_is_a_date_too() -> None:
+    question = "莫扎伊斯克第一次见于史书记载是在哪一年？"
+    assert unstated_attributes(question, "莫扎伊斯克第一次见于史书记载是在1231年，当时它是一块封地。[1]") == []
+    assert unstated_attributes(question, "它是切尔尼戈夫公国下属的一块封地。[1]") == ["date"]
+    # the question's own year states nothing
+    assert unstated_attributes("2019年以后它在哪一年扩建？", "2019年以后它扩建了。[1]") == ["date"]

@@ -80,6 +80,7 @@ _DATE = re.compile(r"(?<![\d.])(?:1[5-9]|20)\d{2}(?![\d.])|\d{1,2}\s*[月日号]
                    r"sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|"
                    r"nov|dec)[a-z]*\b", re.I)
 _ZH_YEAR = re.compile(r"[〇零一二三四五六七八九十]{2,4}年")
+_DIGIT_YEAR = re.compile(r"(?<![\d.])(\d{2,4})\s*年")  # "1231年": a year in digits, before 1500 too
 
 
 def asked_attributes(question: str) -> list[str]:
@@ -98,7 +99,8 @@ def _states(name: str, question: str, answer: str) -> bool:
         held = set(re.findall(r"\d+(?:\.\d+)*", question))
         prose = re.sub(r"\[\d{1,2}\]", " ", answer)
         if name == "date":  # a date: a year, a month or a day, not any number ("Node.js 20.19+" is none)
-            return any(m.group(0) not in held for m in _DATE.finditer(prose)) or bool(_ZH_YEAR.search(prose))
+            return (any(m.group(0) not in held for m in _DATE.finditer(prose)) or bool(_ZH_YEAR.search(prose))
+                    or any(m.group(1) not in held for m in _DIGIT_YEAR.finditer(prose)))
         return (any(n not in held for n in re.findall(r"\d+(?:\.\d+)*", prose))
                 or bool(_ZH_YEAR.search(prose)))
     return bool(ATTRIBUTES[name][1].search(answer))
