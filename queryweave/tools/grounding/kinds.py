@@ -71,8 +71,9 @@ _LITERALS = frozenset("true false null undefined none nil boolean bool string st
                       "object array any void".split())
 
 
-# A field line that gives a default: "- **Default:** `4096` (4 KiB)", "默认值：`Appearance`"
 _LABELLED = re.compile(r"[^|—\n]{1,80}\s[|—]\s")  # a table row or a field line, which names its own subject
+_DOTTED = re.compile(r"[A-Za-z_$]\.[A-Za-z_$]")  # "server.fs.allow"
+# A field line that gives a default: "- **Default:** `4096` (4 KiB)", "默认值：`Appearance`"
 _DEFAULT_FIELD = re.compile(r"^\W*(?:default(?: value)?|默认值?|缺省值?)\W*[:：]", re.I)
 _ASKS_DEFAULT = re.compile(r"\bdefaults?\b|\bby default\b|默认|缺省", re.I)
 
@@ -96,9 +97,6 @@ def code_name(heading: str) -> bool:
     """Whether a heading is a name in code ("ignoreDeadLinks", "server.fs.allow", "TRUSTED_HOSTS"), not a word
     ("Usage") or a phrase."""
     return bool(_NAME_HEADING.fullmatch(heading)) and (bool(IDENTIFIER.search(heading)) or bool(_DOTTED.search(heading)))
-
-
-_DOTTED = re.compile(r"[A-Za-z_$]\.[A-Za-z_$]")
 
 
 def completed(chosen: list, units: dict[tuple[int, int], str], kind: str, question: str,
