@@ -10,9 +10,9 @@ Documentation often writes the same thing otherwise:
 - one part of an identifier: "TCP" in `tcpSocket`, "HTTP" in `httpGet` (the index lower-cases and keeps
   the identifier whole): a part of a camelCase / snake_case identifier of the retrieved passages, or the
   first part of an index token whose rest is a corpus word of four letters or more;
-- a UI library's tag or class for a component: "n-menu", "el-table", "NButton" for the page "Menu" (`without_prefix`:
-  a one- or two-letter tag prefix and a hyphen, or one capital before a capitalised word, with a rest of corpus
-  words; found on the held-out Naive UI set, eighteenth session).
+- a UI library's tag for a component: "n-menu", "el-table" for the page "Menu" (`without_prefix`: a one- or
+  two-letter tag prefix and a hyphen, with a rest of corpus words; found on the held-out Naive UI set,
+  eighteenth session).
 No list of acronyms or names; written from these forms, not fitted to any set.
 """
 
@@ -98,21 +98,21 @@ def written_otherwise(name: str, vocabulary: Collection[str], texts: list[str]) 
     rest = without_prefix(name)
     if rest and (parts := [t for piece in re.split(r"[-_]+", rest) for t in tokenize(piece)]) \
             and all(t in vocabulary or spelt_otherwise(t, vocabulary) for t in parts):
-        return True  # "n-menu", "NButton": a UI library's tag or class for the component the docs call "Menu"
+        return True  # "n-menu": a UI library's tag for the component the docs call "Menu"
     if len(tokens) == 1 and any(tokens[0] in _identifier_parts(t) for t in texts):
         return True
     return is_acronym(name) and any(expands(name, t) for t in texts)
 
 
-_PREFIXED = re.compile(r"^[a-z]{1,2}-([a-z][a-z0-9-]*)$|^[A-Z]([A-Z][a-z][A-Za-z0-9]*)$")
+_PREFIXED = re.compile(r"^[a-z]{1,2}-([a-z][a-z0-9-]*)$")
 
 
 def without_prefix(name: str) -> str | None:
-    """A component's name without its library's prefix ("n-menu" → "menu", "el-table" → "table", "NButton" →
-    "Button"): a tag prefix of one or two letters and a hyphen, or one capital before a capitalised word;
-    None when the name has no such prefix."""
+    """A component's tag without its library's prefix ("n-menu" → "menu", "el-table" → "table"): a prefix of one
+    or two letters and a hyphen; None when the name has none. A class name with a one-letter prefix ("NButton")
+    is not read so: "XPath", "JUnit", "QWidget" are other things than a path, a unit, a widget."""
     m = _PREFIXED.match(name)
-    return (m.group(1) or m.group(2)) if m else None
+    return m.group(1) if m else None
 
 
 _IDENT = re.compile(r"\b[a-z]+(?:[A-Z][a-z0-9]+)+\b|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b")
