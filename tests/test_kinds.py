@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from queryweave.tools.common.text import tokenize
-from queryweave.tools.grounding.kinds import asked_kind, code_name, default_field, states, states_asked
+from queryweave.tools.grounding.kinds import asked_kind, attribute_field, code_name, states, states_asked
 
 
 def test_the_kind_a_question_asks_for() -> None:
@@ -35,13 +35,14 @@ def test_a_heading_is_a_name_in_code_only_when_written_as_one() -> None:
     assert not any(code_name(h) for h in ["Usage", "readonly", "Using Jinja2Templates", "v2.0", ""])
 
 
-def test_the_default_field_is_found_under_the_same_heading_only() -> None:
+def test_the_attribute_field_is_found_under_the_same_heading_only() -> None:
     units = {(0, 0): "**Type:** `number`", (0, 1): "**Default:** `4096` (4 KiB)",
              (0, 2): "Assets smaller than this threshold are inlined.", (0, 3): "**Default:** `true`"}
     headings = {(0, 0): "build.assetsInlineLimit", (0, 1): "build.assetsInlineLimit",
                 (0, 2): "build.assetsInlineLimit", (0, 3): "build.cssCodeSplit"}
     args = (units, 0, 2, (units[0, 2],), {(0, 2)}, headings)
-    assert default_field("Up to what size are assets inlined by default?", *args) == 1
-    assert default_field("Up to what size are assets inlined?", *args) is None  # no default asked for
+    assert attribute_field("Up to what size are assets inlined by default?", *args) == 1
+    assert attribute_field("Up to what size are assets inlined?", *args) is None  # no default asked for
+    assert attribute_field("What type is the inline threshold?", *args) == 0  # any attribute a field line states
     other = {**headings, (0, 1): "build.cssCodeSplit"}
-    assert default_field("What is the default inline size?", units, 0, 2, (units[0, 2],), {(0, 2)}, other) is None
+    assert attribute_field("What is the default inline size?", units, 0, 2, (units[0, 2],), {(0, 2)}, other) is None

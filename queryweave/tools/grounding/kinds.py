@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from queryweave.tools.common.text import tokenize
+from queryweave.tools.grounding.attributes import unstated_attributes
 from queryweave.tools.grounding.fields import ASKS_DEFAULT_OTHERWISE, asked_field
 from queryweave.tools.grounding.units import CODE_PREFIX, TICKS
 
@@ -73,22 +74,18 @@ _LITERALS = frozenset("true false null undefined none nil boolean bool string st
 
 _LABELLED = re.compile(r"[^|—\n]{1,80}\s[|—]\s")  # a table row or a field line, which names its own subject
 _DOTTED = re.compile(r"[A-Za-z_$]\.[A-Za-z_$]")  # "server.fs.allow"
-# A field line that gives a default: "- **Default:** `4096` (4 KiB)", "默认值：`Appearance`"
-_DEFAULT_FIELD = re.compile(r"^\W*(?:default(?: value)?|默认值?|缺省值?)\W*[:：]", re.I)
-_ASKS_DEFAULT = re.compile(r"\bdefaults?\b|\bby default\b|默认|缺省", re.I)
-
-
-def default_field(question: str, units: dict[tuple[int, int], str], d: int, u: int, pieces: tuple,
-                  taken: set, headings: dict[tuple[int, int], str] | None) -> int | None:
-    """For a question that asks for a default, the index of the nearest unit under the chosen unit's heading
-    (three either side) that is a field line giving one; None when there is none."""
-    if not _ASKS_DEFAULT.search(question) or headings is None:
+def attribute_field(question: str, units: dict[tuple[int, int], str], d: int, u: int, pieces: tuple,
+                    taken: set, headings: dict[tuple[int, int], str] | None) -> int | None:
+    """The index of the nearest unit under the chosen unit's heading (three either side) that is a field line
+    stating an attribute the question asks for (`fields.asked_field`: "**Default:** `4096`" for a default,
+    "默认值：`Appearance`"); None when there is none."""
+    if headings is None:
         return None
     for near in (u - 1, u + 1, u - 2, u + 2, u - 3, u + 3):
         text = units.get((d, near))
         if text is None or (d, near) in taken or text in pieces or headings.get((d, near)) != headings.get((d, u)):
             continue
-        if _DEFAULT_FIELD.match(text):
+        if asked_field(question, text):
             return near
     return None
 
@@ -112,8 +109,8 @@ def completed(chosen: list, units: dict[tuple[int, int], str], kind: str, questi
     Before that: a name asked for, and the unit stands under a heading that is a name in code (`code_name`) the
     question does not hold — the heading is shown before the first chosen unit under it, whatever other names the
     unit writes ("When set to `true`, VitePress will not fail builds…" under "### ignoreDeadLinks"); a default asked
-    for, and the unit speaks of none — the field line giving the default under its heading is shown with it
-    (`default_field`). A table row or field line names its own subject and gets no heading."""
+    for, and the unit speaks of none (`attributes.unstated_attributes`) — the field line giving it under its heading
+    is shown with it (`attribute_field`). A table row or field line names its own subject and gets no heading."""
     taken = {(c[2], c[3]) for c in chosen}
     asked = set(tokenize(question))
     out = []
@@ -132,8 +129,8 @@ def completed(chosen: list, units: dict[tuple[int, int], str], kind: str, questi
         if named:
             pieces = (f"{heading} —", *pieces)
             shown.add((d, heading))
-        elif not any(_ASKS_DEFAULT.search(p) for p in pieces) \
-                and (field := default_field(question, units, d, u, pieces, taken, headings)) is not None:
+        elif not any(asked_field(question, p) for p in pieces) and unstated_attributes(question, " ".join(pieces)) \
+                and (field := attribute_field(question, units, d, u, pieces, taken, headings)) is not None:
             pieces = (*pieces, units[d, field]) if field > u else (units[d, field], *pieces)
             taken.add((d, field))
         elif not any(states(p, kind, asked) or asked_field(question, p) for p in pieces):
