@@ -5,8 +5,8 @@ unit that states none of it with the neighbour that does (`completed`, where a n
 holds does not count). Counting only values and names the question does not already hold in the scoring too was
 tried and left out: it did not transfer (`bench/results_answers.md`, "Seventeenth session"). A chosen unit under a
 heading that is a name in code ("### ignoreDeadLinks") is shown after that name when a name is asked for, and one
-that answers a question for a default without giving it is shown with its section's default field ("- **Default:**
-`4096`") ("Eighteenth session").
+that answers a question for a default (or another attribute) without giving it is shown with its section's field
+line ("- **Default:** `4096`") ("Eighteenth session").
 """
 
 from __future__ import annotations
@@ -108,9 +108,9 @@ def completed(chosen: list, units: dict[tuple[int, int], str], kind: str, questi
 
     Before that: a name asked for, and the unit stands under a heading that is a name in code (`code_name`) the
     question does not hold — the heading is shown before the first chosen unit under it, whatever other names the
-    unit writes ("When set to `true`, VitePress will not fail builds…" under "### ignoreDeadLinks"); a default asked
-    for, and the unit speaks of none (`attributes.unstated_attributes`) — the field line giving it under its heading
-    is shown with it (`attribute_field`). A table row or field line names its own subject and gets no heading."""
+    unit writes ("When set to `true`, VitePress will not fail builds…" under "### ignoreDeadLinks"); an attribute asked
+    for (a default, a version, a type) that the unit does not state (`attributes.unstated_attributes`) — the field
+    line giving it under its heading is shown with it (`attribute_field`). A table row or field line names its own subject and gets no heading."""
     taken = {(c[2], c[3]) for c in chosen}
     asked = set(tokenize(question))
     out = []
