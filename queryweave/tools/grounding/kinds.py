@@ -15,7 +15,7 @@ import re
 
 from queryweave.tools.common.text import tokenize
 from queryweave.tools.grounding.attributes import unstated_attributes
-from queryweave.tools.grounding.fields import ASKS_DEFAULT_OTHERWISE, asked_field
+from queryweave.tools.grounding.fields import ASKS_DEFAULT_OTHERWISE, asked_field, row_name
 from queryweave.tools.grounding.units import CODE_PREFIX, TICKS
 
 # Questions whose answer is a number or a value ("默认是多少", "how many", "what is the default").
@@ -72,7 +72,6 @@ _LITERALS = frozenset("true false null undefined none nil boolean bool string st
                       "object array any void".split())
 
 
-_LABELLED = re.compile(r"[^|—\n]{1,80}\s[|—]\s")  # a table row or a field line, which names its own subject
 _DOTTED = re.compile(r"[A-Za-z_$]\.[A-Za-z_$]")  # "server.fs.allow"
 def attribute_field(question: str, units: dict[tuple[int, int], str], d: int, u: int, pieces: tuple,
                     taken: set, headings: dict[tuple[int, int], str] | None) -> int | None:
@@ -110,7 +109,7 @@ def completed(chosen: list, units: dict[tuple[int, int], str], kind: str, questi
     question does not hold — the heading is shown before the first chosen unit under it, whatever other names the
     unit writes ("When set to `true`, VitePress will not fail builds…" under "### ignoreDeadLinks"); an attribute asked
     for (a default, a version, a type) that the unit does not state (`attributes.unstated_attributes`) — the field
-    line giving it under its heading is shown with it (`attribute_field`). A table row or field line names its own subject and gets no heading."""
+    line giving it under its heading is shown with it (`attribute_field`). A table row names its own subject and gets no heading."""
     taken = {(c[2], c[3]) for c in chosen}
     asked = set(tokenize(question))
     out = []
@@ -125,7 +124,7 @@ def completed(chosen: list, units: dict[tuple[int, int], str], kind: str, questi
         heading = (headings or {}).get((d, u), "")
         named = (kind == "name" and code_name(heading) and not set(tokenize(heading)) <= asked
                  and not any(heading in p for p in pieces) and first.get((d, heading)) == u and (d, heading) not in shown
-                 and not _LABELLED.match(pieces[0]))
+                 and row_name(pieces[0]) is None)  # a table row names its own subject
         if named:
             pieces = (f"{heading} —", *pieces)
             shown.add((d, heading))
