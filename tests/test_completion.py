@@ -64,3 +64,13 @@ def test_a_default_field_in_chinese_is_found_too() -> None:
     docs = [{"chunk_id": "z", "source": "zh/default-theme-config.md", "title": "默认主题配置", "text": page}]
     answer = extract_answer("移动端的深色模式开关标签，默认文字是什么？", docs, max_sentences=1).answer
     assert "Appearance" in answer
+
+
+def test_a_table_row_names_its_prop_and_gets_no_neighbouring_row() -> None:
+    page = ("## Props\n\n| 名称 | 类型 | 默认值 | 说明 |\n| --- | --- | --- | --- |\n"
+            "| spin-props | `{ strokeWidth?: number, stroke?: string }` | `undefined` | 加载图标的属性 |\n"
+            "| checked-value | `string \\| boolean` | `true` | 选中时对应的值 |\n")
+    docs = [{"chunk_id": "p", "source": "zh/switch.md", "title": "开关 Switch", "text": page}]
+    answer = extract_answer("开关打开时对应的值用什么来设置？", docs, max_sentences=1).answer
+    # "checked-value" is the name asked for: the row above, which writes a camelCase type, is not added to it
+    assert answer.startswith("checked-value") and "spin-props" not in answer

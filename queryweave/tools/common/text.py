@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[._+#-][A-Za-z0-9]+)*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _NO_END = re.compile(r"(?:^|[\s(])(?:[A-Z]|e\.g|i\.e|etc|vs|cf|Dr|Mr|Mrs|Ms|St|No|Fig|approx|ca)\.$")
 # an ASCII "?", "!" or ";" ends a sentence before a space, a line's end or Chinese text, not inside a word
@@ -38,6 +39,16 @@ def cjk_ratio(text: str) -> float:
     if not letters:
         return 0.0
     return sum(1 for c in letters if _CJK.match(c)) / len(letters)
+
+
+def unit_language(unit: str, passage_language: str) -> str:
+    """The language of a sentence or table row read in a passage of `passage_language`: a unit that mixes
+    Chinese characters with Latin letters ("spin-props | 类型: { strokeWidth?: number, … } | 说明: 加载图标的属性",
+    "Vite 使用 esbuild 预构建依赖") is in its passage's language, however long its code or names run; a unit in
+    one script only is in that script's language (an English error message quoted on a Chinese page)."""
+    if _CJK.search(unit) and _LATIN.search(unit):
+        return passage_language
+    return detect_language(unit)
 
 
 _CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`|https?://\S+", re.S)

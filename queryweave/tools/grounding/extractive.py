@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from queryweave.tools.common.text import detect_language, tokenize
+from queryweave.tools.common.text import detect_language, prose_language, tokenize, unit_language
 from queryweave.tools.grounding.antecedent import with_antecedents
 from queryweave.tools.grounding.coverage import setting_names
 from queryweave.tools.grounding.elaboration import with_elaboration
@@ -192,7 +192,10 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     q_lang = detect_language(question)
     # units read in context count only for units in another language than the question's: the
     # windows are embedded only when there is one (same scores, fewer texts to embed)
-    langs = [detect_language(c[2]) for c in cands]  # each unit's language, read once
+    # each unit's language, read once; a table row is in its passage's language when it mixes scripts (the type
+    # column of a Chinese props table runs in Latin letters: "spin-props | 类型: { strokeWidth?: number, … }")
+    passage_langs = [prose_language(str(doc.get("text", "")), default=q_lang) for doc in documents]
+    langs = [unit_language(c[2], passage_langs[c[0]]) if row_name(c[2]) else detect_language(c[2]) for c in cands]
     crossing = alone is not None and any(lang != q_lang for lang in langs)
     in_context = _similarities(question, windows, embed) if crossing else None
     # a bilingual site's pages in the question's language: their units go before those of the translation

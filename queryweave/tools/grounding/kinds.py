@@ -57,13 +57,16 @@ def asked_kind(question: str) -> str | None:
 def states(unit: str, kind: str, asked: set[str]) -> bool:
     """Whether a unit holds the kind of thing asked for: code (a code block, or a code span not all among
     `asked`), a value (a number),
-    or a name (an identifier, code span or quoted term whose tokens are not all among `asked`, the
-    question's)."""
+    or a name (an identifier, code span, quoted term, or a table row's first cell that is one word of code:
+    "checked-value | 类型: …" names its prop, whose tokens are not all among `asked`, the question's)."""
     if kind == "code":  # a code span that only repeats the question's own code ("`db.json`") shows no new code
         return unit.startswith(CODE_PREFIX) or any(not set(tokenize(m.group(1))) <= asked for m in TICKS.finditer(unit))
     if kind == "value":
         return bool(DIGIT.search(unit))
     names = [m.group(0).strip("`") for m in IDENTIFIER.finditer(unit)] + [m.group(1) for m in _QUOTED.finditer(unit)]
+    row = row_name(unit)  # a table row names its subject in its first cell ("checked-value | 类型: …")
+    if row and _NAME_HEADING.fullmatch(row):
+        names.append(row)
     return any((toks := set(tokenize(n))) and not toks <= asked and n.strip().lower() not in _LITERALS for n in names)
 
 
