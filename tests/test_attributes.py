@@ -94,3 +94,10 @@ def test_a_year_in_digits_before_1500_is_a_date_too() -> None:
     assert unstated_attributes(question, "它是切尔尼戈夫公国下属的一块封地。[1]") == ["date"]
     # the question's own year states nothing
     assert unstated_attributes("2019年以后它在哪一年扩建？", "2019年以后它扩建了。[1]") == ["date"]
+
+
+def test_a_weekday_answers_which_day() -> None:
+    question = "一周是从哪天开始的可以用 first-day-of-week 设置，设为 0 时代表星期几？"
+    assert unstated_attributes(question, "first-day-of-week — 说明: 日历上一周的开始，0 代表周一[1]") == []
+    assert unstated_attributes(question, "first-day-of-week — 说明: 日历上一周的开始[1]") == ["date"]
+    assert unstated_attributes("Which day does the week start on?", "The week starts on Monday. [1]") == []

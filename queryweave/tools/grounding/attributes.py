@@ -13,7 +13,8 @@ has one (多少条 needs "三条", not "两个"); an ordinal (第二) is no quan
 words, nothing fitted; questions asking for no such attribute are not judged. A version or a date asked
 for ("in which version was X added", "哪天发布的") needs, for a version, a number in the answer that the
 question does not already hold, and for a date a year, a month or a day ("2024", "9月10日", "Sep 10"; "v2
-requires Node.js 20.19+" states no date), or a Chinese numeral year.
+requires Node.js 20.19+" states no date), or a Chinese numeral year; a weekday ("周一", "Monday") answers "哪天" or
+"which day" of a week.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ _ASKS_DATE = re.compile(r"\b(?:what|which) (?:year|date|day|month)\b|\bin what y
 _DATE = re.compile(r"(?<![\d.])(?:1[5-9]|20)\d{2}(?![\d.])|\d{1,2}\s*[月日号]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
                    r"sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|"
                    r"nov|dec)[a-z]*\b", re.I)
+_WEEKDAY = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
 _ZH_YEAR = re.compile(r"[〇零一二三四五六七八九十]{2,4}年")
 _DIGIT_YEAR = re.compile(r"(?<![\d.])(\d{2,4})\s*年")  # "1231年": a year in digits, before 1500 too
 
@@ -100,6 +102,7 @@ def _states(name: str, question: str, answer: str) -> bool:
         prose = re.sub(r"\[\d{1,2}\]", " ", answer)
         if name == "date":  # a date: a year, a month or a day, not any number ("Node.js 20.19+" is none)
             return (any(m.group(0) not in held for m in _DATE.finditer(prose)) or bool(_ZH_YEAR.search(prose))
+                    or bool(_WEEKDAY.search(prose))  # "哪天" / "which day" of the week: "0 代表周一"
                     or any(m.group(1) not in held for m in _DIGIT_YEAR.finditer(prose)))
         return (any(n not in held for n in re.findall(r"\d+(?:\.\d+)*", prose))
                 or bool(_ZH_YEAR.search(prose)))
