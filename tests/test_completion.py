@@ -74,3 +74,16 @@ def test_a_table_row_names_its_prop_and_gets_no_neighbouring_row() -> None:
     answer = extract_answer("开关打开时对应的值用什么来设置？", docs, max_sentences=1).answer
     # "checked-value" is the name asked for: the row above, which writes a camelCase type, is not added to it
     assert answer.startswith("checked-value") and "spin-props" not in answer
+
+
+def test_a_heading_that_lists_a_flag_and_its_alias_is_a_name_in_code() -> None:
+    page = ("# pnpm update\n\n## Options\n\n### --latest, -L\n\nUpdate the dependencies to their latest stable version "
+            "as determined by their latest tags, across major versions.\n\n### Usage, notes\n\nRun it in a workspace "
+            "root to update every project.\n")
+    docs = [{"chunk_id": "u", "source": "cli-update.md", "title": "pnpm update", "text": page}]
+    answer = extract_answer("Which option makes the update jump across major versions to the latest tags?", docs,
+                            max_sentences=1).answer
+    assert answer.startswith("--latest, -L — Update the dependencies")
+    # a heading that lists words is no name
+    assert "Usage, notes —" not in extract_answer("Which option updates every project of a workspace root?", docs,
+                                                  max_sentences=1).answer

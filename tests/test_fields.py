@@ -130,11 +130,12 @@ def test_a_label_without_its_value():
 
 def test_a_default_asked_without_the_word_is_a_default_asked():
     """Users ask for a default as the case where they set nothing: "if I don't configure anything", "out of
-    the box", "with no port flag", "didn't set …", "什么都不配"."""
+    the box", "with no port flag", "didn't set …", "is not passed", "什么都不配"."""
     field = "**Default:** `'http'`"
     for question in ["If I don't configure anything, which protocol does the dev server use?",
                      "Which protocol does the dev server use out of the box?",
                      "I didn't set server.protocol. Which protocol do I get?",
+                     "If --protocol is not passed, which protocol does the dev server use?",
                      "I start it with no protocol flag. Which protocol does the dev server speak?",
                      "我什么都不配的话，dev server 用什么 protocol？"]:
         assert asked_field(question, field), question

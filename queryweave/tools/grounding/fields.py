@@ -30,6 +30,7 @@ ASKS_DEFAULT_OTHERWISE = (
     r"configuring|setting|changing|touching|specifying|passing|flags?|options?)\b|\b(?:didn['’]t|did not|haven['’]t|"
     r"have not|never) (?:set|configured|configure|changed|change|specified|specify|passed|pass)\b|"
     r"\bleft (?:unset|untouched|alone)\b|\bno (?:\w+ ){0,2}(?:flags?|config(?:uration)?)\b|"
+    r"\b(?:is|are|was|were)(?:n['’]t| not) (?:passed|set|specified|given|configured|provided)\b|"
     r"不改|不指定|不传|没设置|没有设置|不设|什么都不|开箱|不做(?:任何)?配置|没改|没有改|未设置|未配置|未指定")
 # attribute: (the question asks for it, a label that states it)
 LABELS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {

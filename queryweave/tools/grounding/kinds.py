@@ -93,9 +93,11 @@ def attribute_field(question: str, units: dict[tuple[int, int], str], d: int, u:
 
 
 def code_name(heading: str) -> bool:
-    """Whether a heading is a name in code ("ignoreDeadLinks", "server.fs.allow", "TRUSTED_HOSTS"), not a word
-    ("Usage") or a phrase."""
-    return bool(_NAME_HEADING.fullmatch(heading)) and (bool(IDENTIFIER.search(heading)) or bool(_DOTTED.search(heading)))
+    """Whether a heading is a name in code ("ignoreDeadLinks", "server.fs.allow", "TRUSTED_HOSTS"), or a name and its
+    aliases ("--latest, -L"), not a word ("Usage"), a phrase or a list of words ("Usage, notes")."""
+    parts = re.split(r",\s*", heading)  # a name and its aliases: "--latest, -L"
+    return all(_NAME_HEADING.fullmatch(p) for p in parts) and any(
+        IDENTIFIER.search(p) or _DOTTED.search(p) for p in parts)
 
 
 def completed(chosen: list, units: dict[tuple[int, int], str], kind: str, question: str,
