@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from queryweave.tools.common.site_markup import is_directive, strip_site_markup
 from queryweave.tools.grounding.extractive import answer_units, extract_answer
+from queryweave.tools.grounding.units import render
 from queryweave.tools.ingest.loaders import iter_documents
 
 PAGE = """# CORS { #cors }
@@ -98,3 +99,15 @@ def test_clauses_a_semicolon_ends_stay_with_their_sentence() -> None:
                      "It keeps three copies; each lives on another disk.", "Restores take minutes."]
     long = "；".join(["这是一段很长的描述文字，" * 4] * 4) + "。"  # clauses past the cap stay apart
     assert all(len(u) <= CLAUSE_CHARS for u, _ in sectioned_units(long)) and len(sectioned_units(long)) > 1
+
+
+def test_character_references_read_as_their_characters_outside_code() -> None:
+    page = ("# pnpm patch\n\n### --edit-dir &lt;dir>\n\nThe package that needs to be patched will be extracted to this "
+            "directory.\n\n| Name | Type |\n| --- | --- |\n| items | Array&lt;string&gt; |\n\n"
+            "Pass `Array&lt;T&gt;` as written &amp; check it.\n")
+    docs = [{"chunk_id": "p", "source": "cli-patch.md", "title": "pnpm patch", "text": page}]
+    assert render("--edit-dir &lt;dir> —") == "--edit-dir <dir> —"  # a heading shown before its sentence
+    answer = extract_answer("What is the type of items?", docs).answer
+    assert "items — Type: Array<string>" in answer and "&lt;" not in answer.split("Pass")[0]
+    # a code span keeps what it holds, as Markdown shows it
+    assert "Array&lt;T&gt; as written & check it" in extract_answer("How do I pass it as written and check it?", docs).answer

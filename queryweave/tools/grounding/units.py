@@ -7,6 +7,7 @@ heading's subject. `render` turns a unit into the text an answer shows.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable
 
@@ -172,7 +173,9 @@ def render(unit: str) -> str:
     for i in range(0, len(pieces), 2):
         plain = _EMPHASIS.sub(r"\2", _TAG.sub("", pieces[i]))
         plain = _STRAY_BOLD.sub("", plain)  # a mark whose pair a cut left in the next unit: "…，**这样你可以…"
-        pieces[i] = _unescape(_ITALIC.sub(lambda m: m.group(1) or m.group(2), plain))
+        # character references as the characters they stand for, after the tags are gone ("--edit-dir &lt;dir>" reads
+        # "--edit-dir <dir>"); a code span keeps them as written, as Markdown does
+        pieces[i] = html.unescape(_unescape(_ITALIC.sub(lambda m: m.group(1) or m.group(2), plain)))
     pieces[1::2] = [p.replace(" | ", "\0") for p in pieces[1::2]]  # a cell's "`a | b`" stays whole
     text = TICKS.sub(r"\1", "".join(pieces))
     if row:
