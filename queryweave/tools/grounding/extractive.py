@@ -195,8 +195,11 @@ def extract_answer(question: str, documents: list[dict[str, Any]], max_sentences
     # windows are embedded only when there is one (same scores, fewer texts to embed)
     # each unit's language, read once; a table row is in its passage's language when it mixes scripts (the type
     # column of a Chinese props table runs in Latin letters: "spin-props | 类型: { strokeWidth?: number, … }")
-    passage_langs = [prose_language(str(doc.get("text", "")), default=q_lang) for doc in documents]
-    langs = [unit_language(c[2], passage_langs[c[0]]) if row_name(c[2]) else detect_language(c[2]) for c in cands]
+    rows = {i for i, c in enumerate(cands) if row_name(c[2])}
+    passage_langs = {d: prose_language(str(documents[d].get("text", "")), default=q_lang)
+                     for d in {cands[i][0] for i in rows}}  # read only for the passages that hold a row
+    langs = [unit_language(c[2], passage_langs[c[0]]) if i in rows else detect_language(c[2])
+             for i, c in enumerate(cands)]
     crossing = alone is not None and any(lang != q_lang for lang in langs)
     in_context = _similarities(question, windows, embed) if crossing else None
     # a bilingual site's pages in the question's language: their units go before those of the translation
