@@ -103,12 +103,14 @@ def test_an_ordinal_is_no_amount():
 
 def test_a_rejected_amount_with_a_noun_after_it():
     assert conds("超过15分钟的长文就算了") == {("read_minutes", "lte", 15)}
+    assert conds("超过20分钟的太长了不看") == {("read_minutes", "lte", 20)}
 
 
 @pytest.mark.parametrize(("question", "expected"), [
     ("想用代码管理存储，CLI 和 Terraform 的文档就不用了", {("tool", "nin", ("cli", "terraform"))}),
     ("权限设置相关的，企业版的就不要了", {("plan", "ne", "enterprise")}),
     ("iOS 和安卓的文章就别给我了，Python 的呢", {("tool", "eq", "python")}),
+    ("CLI 的就不用给我了", {("tool", "ne", "cli")}),
 ])
 def test_postfix_rejections(question, expected):
     assert conds(question) == expected
