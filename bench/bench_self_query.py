@@ -47,9 +47,8 @@ from dataclasses import replace
 from itertools import product
 from pathlib import Path
 
-from langchain_core.structured_query import Operation, Operator
-
-from queryweave.tools.retrieval.self_query import MatchSettings, MetadataSchema, conditions, extract
+from queryweave.eval.self_query import SelfQueryItem, score
+from queryweave.tools.retrieval.self_query import MatchSettings, MetadataSchema, extract
 
 DATA = Path(__file__).resolve().parent / "data"
 SETS = {"aliased": ("self_query_schema.json", "self_query.jsonl"),
@@ -94,14 +93,6 @@ MARGIN = (0.01, 0.02, 0.03, 0.05)  # how much the best value must beat the field
 RELATIVE = (0.02, 0.03, 0.04, 0.05, 0.06)  # cosine above the value's mean over the question's other phrases
 
 
-def _has_or(node) -> bool:
-    return isinstance(node, Operation) and (node.operator == Operator.OR or any(_has_or(a) for a in node.arguments))
-
-
-def _key(attribute: str, comparator: str, value) -> tuple:
-    return attribute, comparator, tuple(sorted(value)) if isinstance(value, list) else value
-
-
 def load(name: str) -> tuple[MetadataSchema, list[dict]]:
     """The schema and labelled rows of one set."""
     schema_file, rows_file = SETS[name]
@@ -111,11 +102,11 @@ def load(name: str) -> tuple[MetadataSchema, list[dict]]:
 
 
 def exact(row: dict, schema: MetadataSchema, settings: MatchSettings, embed=None) -> tuple[bool, set, set]:
-    """Whether the extracted filter equals the label; and the extra and missing conditions."""
+    """Whether the extracted filter equals the label; and the extra and missing conditions (`eval.self_query.score`)."""
     sq = extract(row["query"], schema, embed=embed, settings=settings).structured_query
-    got = {_key(c.attribute, c.comparator.value, c.value) for c in conditions(sq)}
-    want = {_key(*c) for c in row["filter"]}
-    return got == want and _has_or(sq.filter) == (row.get("operator") == "or"), got - want, want - got
+    item = SelfQueryItem(row["query"], row["lang"], tuple(tuple(c) for c in row["filter"]), row.get("operator") or "and")
+    scored = score(item, sq)
+    return scored.exact, scored.extra, scored.missing
 
 
 def _choose(items: list[tuple[MetadataSchema, dict]], grid: list[MatchSettings], scores: dict) -> MatchSettings:

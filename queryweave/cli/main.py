@@ -36,6 +36,7 @@ EVAL_MODULES = [
     "queryweave.cli.eval_hallucination",
     "queryweave.cli.eval_rewrite",
     "queryweave.cli.eval_answers",
+    "queryweave.cli.eval_self_query",
 ]
 
 
@@ -62,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         mod = _optional(name)
         if mod is not None:
             mod.register(sub)
-    ev = sub.add_parser("eval", help="evaluate on a public set (retrieval, sql, cypher, hallucination)")
+    ev = sub.add_parser("eval", help="evaluate on a public set (retrieval, sql, cypher, hallucination, ...)")
     ev_sub = ev.add_subparsers(dest="eval_command", required=True)
     for name in EVAL_MODULES:
         mod = _optional(name)
