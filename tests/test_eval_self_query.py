@@ -112,3 +112,4 @@ def test_cli_with_a_model_adds_the_query_constructor_row(tmp_path, capsys, monke
     out = json.loads(capsys.readouterr().out)["rows"]
     assert out["rules"]["all"]["exact"] == 0.0 and out["rules"]["all"]["llm"] == 0  # the rules find nothing
     assert out["rules+llm"]["all"]["exact"] == 1.0 and out["rules+llm"]["all"]["llm"] == 1
+    assert out["llm"]["all"]["llm"] == 1  # asked for every question

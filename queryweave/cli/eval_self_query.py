@@ -34,7 +34,8 @@ def _embed(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     """Score `rules` and, with a model configured, `rules+llm` (the query constructor where the rules are
-    unsure, as in the graph); print one row per system and language (or JSON)."""
+    unsure, as in the graph) and `llm` (the query constructor for every question; the rules' filter where
+    it fails); print one row per system and language (or JSON)."""
     from queryweave.eval.self_query import check_labels, evaluate, read_self_query
     from queryweave.models import get_chat_model
     from queryweave.tools.retrieval.self_query import extract
@@ -50,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
     embed = _embed(args)
     systems = {"rules": lambda q: extract(q, schema, embed=embed)}
     llm = get_chat_model(args.context.model_settings())
-    if llm is not None:
+    if llm is not None:  # the graph's way (the model where the rules are unsure), and the model for every question
         systems["rules+llm"] = lambda q: extract(q, schema, llm=llm, embed=embed)
+        systems["llm"] = lambda q: extract(q, schema, llm=llm, embed=embed, llm_when="always")
     out = open(args.items, "w", encoding="utf-8") if args.items else None  # noqa: SIM115 - closed below
 
     def keep(system: str, s) -> None:

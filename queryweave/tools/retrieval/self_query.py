@@ -135,8 +135,9 @@ def validate(sq: StructuredQuery, schema: MetadataSchema = DEFAULT_SCHEMA) -> tu
 
 
 def extract(question: str, schema: MetadataSchema = DEFAULT_SCHEMA, llm: Any = None,
-            embed: Embed | None = None, settings: MatchSettings | None = None) -> SelfQuery:
-    """Rules first; the LLM's query constructor when the rules are unsure and an LLM is given.
+            embed: Embed | None = None, settings: MatchSettings | None = None, llm_when: str = "unsure") -> SelfQuery:
+    """Rules first; the LLM's query constructor when the rules are unsure and an LLM is given
+    (`llm_when="always"`: whenever an LLM is given; the rules' result stands only if it fails).
 
     `embed` (texts -> vectors, e.g. the knowledge base's multilingual embeddings) lets the rules match
     declared values by similarity as well; `settings` holds the matching thresholds.
@@ -144,7 +145,7 @@ def extract(question: str, schema: MetadataSchema = DEFAULT_SCHEMA, llm: Any = N
     rules = extract_rules(question, schema, embed, settings)
     sq = StructuredQuery(query=rules.query, filter=_combine(rules.conditions, rules.operator), limit=None)
     source = "rules"
-    if llm is not None and not rules.confident:
+    if llm is not None and (not rules.confident or llm_when == "always"):
         try:
             from langchain_classic.chains.query_constructor.base import load_query_constructor_runnable
 

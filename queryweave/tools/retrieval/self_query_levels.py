@@ -32,8 +32,8 @@ def scale_labels(spec: FieldSpec) -> dict[str, tuple[int, tuple[str, ...]]]:
     for number, labels in by_number.items():
         english = [x for x in labels if re.match(r"[a-z]", x)]
         if english:
-            out["_".join(english[0].replace("-", " ").split())] = (number, tuple(dict.fromkeys(labels[1:] if
-                                                                                           labels[0] == english[0] else labels)))
+            others = tuple(dict.fromkeys(x for x in labels if x != english[0]))
+            out["_".join(english[0].replace("-", " ").split())] = (number, others)
     return out
 
 
@@ -57,7 +57,7 @@ def version_conditions(text: str, spec: FieldSpec) -> tuple[list[Comparison], li
     found = [(m.span(), int(next(g for g in m.groups() if g))) for m in _VERSION.finditer(text)]
     majors = list(dict.fromkeys(v for _, v in found))
     target = re.search(r"(?:\bto|到)\s*(?:v|version\s*)?(\d{1,3})(?:\.\d+|\.x)*", text, re.I) if _UPGRADE.search(text) else None
-    if target and (found or majors):
+    if target and found:
         return [Comparison(comparator=Comparator.EQ, attribute=spec.name, value=int(target.group(1)))], \
             [*(span for span, _ in found), target.span()]
     spans = [span for span, _ in found]

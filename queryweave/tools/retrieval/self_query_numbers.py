@@ -98,7 +98,7 @@ _MONEY_BEFORE = re.compile(r"(?:budget|spend|预算|价格|价钱|价位|售价|
 _COUNTED = re.compile(r"^\s*(?:只|个|位|本|辆|件|条|头|匹|张|台|瓶|杯|家|间|套|部|双|盒|箱|袋|棵|朵|次|名|人)")
 _REJECTED = re.compile(r"^\s*[\u3400-\u9fff]{0,2}?(?:的[\u3400-\u9fff]{0,3}?)?\s*(?:就)?(?:不看|不要|不考虑|不行|免了|算了|不用(?:给我|看)?了|别(?:推|看|给|发|找|要)|pass)",
                        re.I)
-_FLIP = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt"}
+FLIP = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt"}
 # nothing after the number (but a comparison) names a unit or a thing counted: "五百以上的", "under 30?"
 _BARE_END = re.compile(r"^\s*(?:及?以上|及?以下|以内|之内|or\s+(?:more|less|above|below|over|under|higher|lower))?\s*"
                        r"(?:的|左右|[,，。.!?？！;；]|$)", re.I)
@@ -363,7 +363,7 @@ def count_conditions(text: str, spec: FieldSpec, rivals: tuple[FieldSpec, ...] =
                 kind, end = comp, m.end() + cue.end()
                 break
         if kind != "eq" and _REJECTED.match(text[end:]):  # 超过两百块的不看: at most 200
-            kind = _FLIP[kind]
+            kind = FLIP[kind]
         bare = lone_money and kind != "eq" and not said and bool(_BARE_END.match(after)) \
             and not any(_names_field(after, text[:start], *field_words(r)) for r in rivals)  # "五百以上的", not "rated 8"
         if not said and not paid and not bare and not _names_field(after, text[:start], en, zh):

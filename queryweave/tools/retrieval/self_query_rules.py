@@ -20,7 +20,13 @@ from queryweave.tools.retrieval.self_query_levels import scale_labels, version_c
 from queryweave.tools.retrieval.self_query_match import Embed, MatchSettings, match_values
 from queryweave.tools.retrieval.self_query_months import month_conditions, month_field
 from queryweave.tools.retrieval.self_query_negation import negated
-from queryweave.tools.retrieval.self_query_numbers import count_conditions, count_cue, money_field, rejected
+from queryweave.tools.retrieval.self_query_numbers import (
+    FLIP,
+    count_conditions,
+    count_cue,
+    money_field,
+    rejected,
+)
 from queryweave.tools.retrieval.self_query_schema import FieldSpec, MetadataSchema
 from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 from queryweave.tools.understanding.value_glossary import parallel_terms
@@ -75,7 +81,6 @@ class RuleResult:
 
 
 _NOTHING = re.compile(r"\b(?:nothing|none|not\s+anything)\s+(?:[A-Za-z]+\s+){0,2}$", re.I)  # "nothing written before"
-_FLIP = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt"}
 
 
 def _years(text: str, spec: FieldSpec) -> tuple[list[Comparison], list[tuple[int, int]]]:
@@ -84,8 +89,8 @@ def _years(text: str, spec: FieldSpec) -> tuple[list[Comparison], list[tuple[int
                   if kind != "eq" or not count_cue(text[:x.start()])), None)
         if not m:
             continue
-        if kind in _FLIP and (_NOTHING.search(text[:m.start()]) or rejected(text[m.end():])):
-            kind = _FLIP[kind]  # "nothing older than 2022", "2021 年之前的就别推给我了": a rejected bound
+        if kind in FLIP and (_NOTHING.search(text[:m.start()]) or rejected(text[m.end():])):
+            kind = FLIP[kind]  # "nothing older than 2022", "2021 年之前的就别推给我了": a rejected bound
         ys = [int(g) if g.isdigit() else int(number_value(g) or 0) for g in m.groups() if g]  # 九十年代: 90
         if kind == "decade":
             ys = [ys[0] if ys[0] >= 100 else ys[0] + (1900 if ys[0] >= 30 else 2000)]
