@@ -93,23 +93,26 @@ def test_embedding_thresholds_with_a_scripted_embedding():
         return [vectors.get(t.lower(), (0.0, 0.0, 1.0)) for t in texts]
 
     schema = MetadataSchema.from_dict({"fields": [{"name": "topic", "values": ["billing", "security"]}]})
-    absolute = MatchSettings(embedding=0.95, margin=0.01, relative=False)
+    absolute = MatchSettings(embedding=0.95, margin=0.01, relative=False, chinese_only=False)
     assert conds("pricing", schema, embed=embed, settings=absolute) == {("topic", "eq", "billing")}
-    assert conds("pricing", schema, embed=embed, settings=MatchSettings(embedding=0.9999, relative=False)) == set()
+    assert conds("pricing", schema, embed=embed, settings=MatchSettings(embedding=0.9999, relative=False, chinese_only=False)) == set()
     # relative: a value counts only when this phrase is closer to it than the question's other
     # phrases are; a one-phrase question has nothing to compare with
-    relative = MatchSettings(embedding=0.05, margin=0.03)
+    relative = MatchSettings(embedding=0.05, margin=0.03, chinese_only=False)
     assert conds("pricing page", schema, embed=embed, settings=relative) == {("topic", "eq", "billing")}
     assert conds("pricing", schema, embed=embed, settings=relative) == set()
     assert conds("pricing page", schema, settings=relative) == set()  # no embedding function: lexical only
-    # the default (chosen by CV by schema): relative 0.06, margin 0.03, when an embedding function is given
-    assert conds("pricing page", schema, embed=embed) == {("topic", "eq", "billing")}
-    assert conds("pricing page", schema, embed=embed, settings=MatchSettings(embedding=None)) == set()
     # Chinese phrases only: the English phrase is not read (it still sets the reference)
     vectors["计费"] = vectors["pricing"]
     chinese = MatchSettings(embedding=0.05, margin=0.03, chinese_only=True)
     assert conds("pricing page", schema, embed=embed, settings=chinese) == set()
     assert conds("计费 page", schema, embed=embed, settings=chinese) == {("topic", "eq", "billing")}
+    # the default (chosen by CV by schema): relative 0.06, margin 0.03, Chinese phrases only, with an embedding
+    # function (a Chinese word no glossary or dictionary knows, so only the embedding can read it)
+    vectors["㐀㐁"] = vectors["pricing"]
+    assert conds("㐀㐁 page", schema, embed=embed) == {("topic", "eq", "billing")}
+    assert conds("pricing page", schema, embed=embed) == set()
+    assert conds("㐀㐁 page", schema, embed=embed, settings=MatchSettings(embedding=None)) == set()
 
 
 def test_negation_scope_and_inclusive_besides():
