@@ -23,9 +23,12 @@ _EN_CUE = re.compile(
     r"n[’']t\b", re.I)
 _ZH_CUE = re.compile(r"不是|不要|不含|不包括|不包含|不需要|不用|不看|不适合|排除|除了|除去|去掉|去除|非(?!常)|"
                      r"(?<![特区类级分识性派告])别(?![的人处样])|没有|不(?![错同少仅过断久管但论然止到足超])")  # 不到 / 不足 / 不超过: amounts
+# words that reject what was just said ("就算了", "不用给我了", "别推"): a value before them is negated, a bound flips
+# (`self_query_numbers.rejected`)
+REJECTION = r"(?:就)?(?:不考虑|免了|算了|不用(?:给我|推给我|看)?了|别(?:推|看|给|发|找|要)|pass)"
 _ZH_POST = re.compile(r"^\s*(?:[\u3400-\u9fff]?的?\s*(?:除外|以外|之外)|(?:[\u3400-\u9fff]?的\s*)?(?:就)?(?:不要|不算)|排除在外|"
-                      r"(?:[\u3400-\u9fff]?的\s*[\u3400-\u9fff]{0,2}?|[\u3400-\u9fff]?)\s*(?:就)?(?:算了|免了|不考虑|不用(?:给我|推给我|看)?了|"
-                      r"别(?:推|看|给|发|找)))")  # "CLI 和 Terraform 的文档就不用了": the thing of X is not wanted
+                      rf"(?:[\u3400-\u9fff]?的\s*[\u3400-\u9fff]{{0,2}}?|[\u3400-\u9fff]?)\s*{REJECTION})", re.I)
+# "CLI 和 Terraform 的文档就不用了": the thing of X is not wanted
 _BOUNDARY = re.compile(r"[,;.!?，。；！？:：]|\b(?:but|only|just|and\s+also)\b|但|只", re.I)
 _COORD = re.compile(r"^\s*(?:,|、|/|or|nor|and|或者?|和|与|及|还是)?\s*(?:the\s+|a\s+|an\s+)?$", re.I)
 _INCLUSIVE = re.compile(r"还|也|另外")

@@ -28,6 +28,7 @@ from langchain_core.structured_query import Comparator, Comparison
 from queryweave.tools.common.numerals import number_value
 from queryweave.tools.common.text import EN_STOPWORDS, zh_word_spans
 from queryweave.tools.retrieval.self_query_levels import scale_labels
+from queryweave.tools.retrieval.self_query_negation import REJECTION
 from queryweave.tools.retrieval.self_query_schema import FieldSpec
 from queryweave.tools.retrieval.self_query_words import clipped, split_words, stem
 
@@ -96,8 +97,7 @@ _CURRENCY_AFTER = re.compile(r"^\s*(?:dollars?\b|bucks?\b|usd\b|eur(?:os?)?\b|rm
 
 _MONEY_BEFORE = re.compile(r"(?:budget|spend|预算|价格|价钱|价位|售价|花费|费用|花)\s*(?:of|is|at|about|around|:|：|在|是|为|大概|控制在)?\s*$", re.I)
 _COUNTED = re.compile(r"^\s*(?:只|个|位|本|辆|件|条|头|匹|张|台|瓶|杯|家|间|套|部|双|盒|箱|袋|棵|朵|次|名|人)")
-_REJECTED = re.compile(r"^\s*[\u3400-\u9fff]{0,2}?(?:的[\u3400-\u9fff]{0,3}?)?\s*(?:就)?(?:不看|不要|不考虑|不行|免了|算了|不用(?:给我|看)?了|别(?:推|看|给|发|找|要)|pass)",
-                       re.I)
+_REJECTED = re.compile(rf"^\s*[\u3400-\u9fff]{{0,2}}?(?:的[\u3400-\u9fff]{{0,3}}?)?\s*(?:(?:就)?(?:不看|不要|不行)|{REJECTION})", re.I)
 FLIP = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt"}
 # nothing after the number (but a comparison) names a unit or a thing counted: "五百以上的", "under 30?"
 _BARE_END = re.compile(r"^\s*(?:及?以上|及?以下|以内|之内|or\s+(?:more|less|above|below|over|under|higher|lower))?\s*"
