@@ -138,3 +138,47 @@ def test_a_split_compound_is_read_whole_and_question_words_name_no_column(tmp_pa
     assert structured_scores(ctx, "美国有哪些航空公司？", True)["sql"] >= 0.5
     # 多少 reads "how many; number", but as a question word it names no `number` column
     assert structured_scores(ctx, "lru_cache 最多缓存多少项？", True)["sql"] < 0.5
+
+
+def _scores_for(tmp_path, script):
+    from types import SimpleNamespace
+
+    from queryweave.nodes.route import structured_scores
+    from queryweave.tools.stores import sources
+    from tests.conftest import sqlite_file
+
+    db = sqlite_file(tmp_path / "data.sqlite", script)
+    sources.sql_vocabulary.cache_clear()
+    sources.sql_values.cache_clear()
+    ctx = SimpleNamespace(sql_url=str(db), graph_url=None)
+    return lambda question: structured_scores(ctx, question, True)["sql"]
+
+
+def test_camel_case_columns_and_the_data_values_name_the_database(tmp_path):
+    score = _scores_for(tmp_path, """
+        CREATE TABLE airports (AirportCode TEXT PRIMARY KEY, AirportName TEXT, City TEXT);
+        CREATE TABLE pets (PetID INTEGER PRIMARY KEY, PetType TEXT, weight REAL);
+        INSERT INTO airports VALUES ('APG', 'Phillips AAF', 'Aberdeen'), ('ABR', 'Municipal', 'Aberdeen');
+        INSERT INTO pets VALUES (1, 'dog', 12.0), (2, 'cat', 3.5);
+    """)
+    assert score("What is the code of the airport in Aberdeen?") >= 0.5
+    from queryweave.tools.stores.sources import sql_vocabulary
+
+    vocab = sql_vocabulary(str(tmp_path / "data.sqlite"))
+    assert {"airport", "code", "name", "pet", "type"} <= vocab  # AirportCode, AirportName, PetType split
+    assert score("What is the weight of the youngest dog?") >= 0.5  # "dog" is a value of PetType
+    # a value matches whole ('Phillips AAF' needs both words); a page about airports is no data question
+    assert score("Which airport did Phillips fly from?") < 0.5
+    assert score("How do I configure the airport plugin?") < 0.5
+
+
+def test_one_character_words_request_verbs_and_compared_amounts(tmp_path):
+    score = _scores_for(tmp_path, """
+        CREATE TABLE dog (id INTEGER PRIMARY KEY, name TEXT, weight REAL);
+        CREATE TABLE flights (FlightNo INTEGER PRIMARY KEY, Airline INTEGER);
+    """)
+    assert score("每只狗的体重") >= 0.5  # 狗 is one character: the dictionary reads it "dog" (0.25 without it)
+    assert score("Give the flight numbers.") >= 0.5  # "give" asks; it names nothing and counts for nothing
+    assert score("Find all airlines that have at least 10 flights.") >= 0.5  # an amount compared: a data cue
+    assert score("找出所有少于200个航班的航空公司。") >= 0.5
+    assert score("Does the plugin support versions after 3?") < 0.5  # a comparison alone is not enough

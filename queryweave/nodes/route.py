@@ -1,10 +1,12 @@
 """`route`: which source answers — vector | self_query | sql | cypher | summary.
 
 Rules first: registered sources only (a SQL URL, a graph URL/path; SQL and Cypher also need an LLM
-to write the query), scored by how many of the question's terms name their tables, columns, labels
-or properties (a Chinese word by its English readings in CC-CEDICT, in its longest dictionary words, a
-question word such as 多少 naming none: schemas are named in English),
-plus data-question cues ("how many", "有多少", "平均", "列出"); macro questions go to the
+to write the query), scored by how many of the question's terms name their tables, columns (split on
+`_` and camelCase: `FlightNo`), labels or properties, or a value of a SQL text column with few values
+("dog", "Aberdeen"); a Chinese word counts by its English readings in CC-CEDICT (one character read
+whole: 狗 "dog"), in its longest dictionary words, a question word such as 多少 naming none, since schemas
+are named in English; request verbs ("find", "give", "show") are no terms. Data-question cues add
+to the score ("how many", "有多少", "平均", "列出", an amount compared: "at least 10", "超过3500"). Macro questions go to the
 summary layer; an extractable metadata filter (years, tags, authors) or a constraint carried from
 earlier turns goes to self-query; everything else to vector search. The LLM decides when two
 structured sources tie. An embedded kuzu graph that a writer holds (busy) is skipped for this turn:
@@ -26,12 +28,17 @@ from queryweave.prompts import pick
 from queryweave.prompts.route import SOURCES, SYSTEM
 from queryweave.tools.common.text import cjk_ratio, tokenize
 from queryweave.tools.cypher.store import StoreBusyError
-from queryweave.tools.stores.sources import graph_vocabulary, sql_vocabulary
+from queryweave.tools.stores.sources import graph_vocabulary, sql_values, sql_vocabulary
 
 Route = Literal["vector", "self_query", "sql", "cypher", "summary"]
 _DATA_CUE = re.compile(r"how many|number of|count|average|avg|total|sum of|maximum|minimum|highest|lowest|"
                        r"list (?:all|the)|which .* (?:has|have) the most|有多少|多少个|几个|数量|数目|平均|总和|总共|"
                        r"总数|最高|最低|最大|最小|最多|列出|统计|排名", re.I)  # the English cues, each put into Chinese
+_COMPARED = re.compile(r"\b(?:(?:more|less|fewer|greater|larger|smaller|higher|lower|older|younger|heavier|lighter|"
+                       r"longer|shorter|bigger)\s+than|at (?:least|most)|over|under|above|below|after|before)\s+\d|"
+                       r"(?:超过|至少|至多|少于|多于|大于|小于|高于|低于|不少于|不超过|不低于|不高于)\s*\d|\d\s*(?:以上|以下)",
+                       re.I)  # an amount compared: "at least 10 flights", "重量超过3500"
+_REQUEST = frozenset(tokenize("find give show return display list"))  # asks, names no data
 _QUESTION_WORD = re.compile(r"(?:how|what|which|who|whom|whose|where|when|why)\b", re.I)
 
 
@@ -41,15 +48,16 @@ class RouteDecision(BaseModel):
     route: Route = Field(description="vector, self_query, sql, cypher or summary")
 
 
-def _overlap(question: str, vocab: frozenset[str]) -> float:
+def _overlap(question: str, vocab: frozenset[str], values: tuple[frozenset[str], ...] = ()) -> float:
     """Share of the question's terms that name the schema's terms; a Chinese word counts when one of its
     English readings (CC-CEDICT: 歌手 "singer", 国家 "country") does, since schemas are written in English;
     words are also read whole where the tokenizer splits them (航空公司 "airline": 航空 + 公司)."""
-    q = set(tokenize(question))
+    q = set(tokenize(question)) - _REQUEST
     if not q:
         return 0.0
     named = _named_words(question, q, vocab) if cjk_ratio(question) else []
-    return sum(t in vocab or any(t in w for w in named) for t in q) / len(q)
+    in_data = set().union(*(v for v in values if v <= q))  # a value of the data, named whole
+    return sum(t in vocab or t in in_data or any(t in w for w in named) for t in q) / len(q)
 
 
 def _names(readings: tuple[tuple[str, bool], ...], vocab: frozenset[str]) -> bool:
@@ -58,12 +66,19 @@ def _names(readings: tuple[tuple[str, bool], ...], vocab: frozenset[str]) -> boo
     return any(w in vocab for sense, _verb in readings for w in tokenize(sense))
 
 
+def _readings(word: str) -> tuple[tuple[str, bool], ...]:
+    """CC-CEDICT's readings of a whole Chinese word, one character included (狗 "dog", 年 "year")."""
+    from queryweave.tools.understanding.zh_dictionary import char_senses, senses
+
+    return char_senses(word) if len(word) == 1 else senses(word)
+
+
 def _named_words(question: str, terms: set[str], vocab: frozenset[str]) -> list[str]:
     """The question's Chinese words (its `terms`, and the dictionary's longest matches) that name a schema term."""
-    from queryweave.tools.understanding.zh_dictionary import lookup_spans, senses
+    from queryweave.tools.understanding.zh_dictionary import lookup_spans
 
     words = [question[a:b] for a, b, readings in lookup_spans(question) if _names(readings, vocab)]
-    return words + [t for t in terms if cjk_ratio(t) and _names(senses(t), vocab)]
+    return words + [t for t in terms if cjk_ratio(t) and _names(_readings(t), vocab)]
 
 
 def _is_macro(question: str) -> bool:
@@ -90,9 +105,9 @@ def structured_scores(ctx: Any, question: str, has_llm: bool,
     scores: dict[str, float] = {}
     if not has_llm:
         return scores
-    cue = 0.3 if _DATA_CUE.search(question) else 0.0
+    cue = 0.3 if _DATA_CUE.search(question) or _COMPARED.search(question) else 0.0
     if ctx.sql_url:
-        scores["sql"] = _overlap(question, sql_vocabulary(ctx.sql_url)) + cue
+        scores["sql"] = _overlap(question, sql_vocabulary(ctx.sql_url), sql_values(ctx.sql_url)) + cue
     if ctx.graph_url:
         try:
             scores["cypher"] = _overlap(question, graph_vocabulary(ctx.graph_url)) + cue

@@ -41,14 +41,42 @@ def redact(url: str) -> str:
 
 @lru_cache(maxsize=8)
 def sql_vocabulary(url: str) -> frozenset[str]:
-    """Tokens of the database's table and column names."""
+    """Tokens of the database's table and column names, split on `_` and camelCase (`FlightNo`: flight, no)."""
+    from queryweave.tools.sql.schema_select import identifier_tokens
+
     db = open_sql(url)
     vocab: set[str] = set()
     for name, table in db.tables().items():
-        vocab.update(tokenize(name.replace("_", " ")))
+        vocab.update(identifier_tokens(name))
         for col, _type in table.columns:
-            vocab.update(tokenize(col.replace("_", " ")))
+            vocab.update(identifier_tokens(col))
     return frozenset(vocab)
+
+
+VALUE_COLUMN_LIMIT = 100  # a text column with more distinct values than this is not read
+VALUE_SCAN_ROWS = 10000  # rows of a table looked at, so a large table costs no more than a small one
+VALUE_MAX_COLUMNS = 200  # text columns read at most (the first ones of the schema)
+
+
+@lru_cache(maxsize=8)
+def sql_values(url: str) -> tuple[frozenset[str], ...]:
+    """The tokens of each value of the database's low-cardinality text columns (`PetType`: dog, cat;
+    `City`: aberdeen), for questions that name the data rather than the schema ("the youngest dog").
+    Read once per database, from the first rows of each table only."""
+    db = open_sql(url)
+    q = db.quote
+    out: set[frozenset[str]] = set()
+    columns = [(t, c) for t in db.tables() for c in db.text_columns(t)][:VALUE_MAX_COLUMNS]
+    for table, col in columns:
+        res = db.run(f"SELECT DISTINCT {q(col)} FROM (SELECT {q(col)} FROM {q(table)} LIMIT {VALUE_SCAN_ROWS}) AS s "
+                     f"WHERE {q(col)} IS NOT NULL LIMIT {VALUE_COLUMN_LIMIT + 1}", max_rows=VALUE_COLUMN_LIMIT + 1)
+        if res.error or len(res.rows) > VALUE_COLUMN_LIMIT:
+            continue
+        for (value,) in res.rows:
+            toks = frozenset(t for t in tokenize(str(value)) if len(t) >= 3 and not t.isdigit())
+            if toks and len(toks) <= 4:
+                out.add(toks)
+    return tuple(out)
 
 
 @lru_cache(maxsize=8)
