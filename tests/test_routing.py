@@ -182,3 +182,17 @@ def test_one_character_words_request_verbs_and_compared_amounts(tmp_path):
     assert score("Find all airlines that have at least 10 flights.") >= 0.5  # an amount compared: a data cue
     assert score("找出所有少于200个航班的航空公司。") >= 0.5
     assert score("Does the plugin support versions after 3?") < 0.5  # a comparison alone is not enough
+
+
+def test_graph_property_names_are_split_on_camel_case(tmp_path):
+    from queryweave.tools.cypher.loader import load_script
+    from queryweave.tools.stores import sources
+
+    script = tmp_path / "g.cypher"
+    script.write_text("CREATE (m:Movie {title:'Heat', releaseYear:1995}), (p:Person {fullName:'Al Pacino'}),"
+                      " (p)-[:ACTED_IN]->(m)")
+    load_script(script, tmp_path / "graph.kuzu")
+    sources.open_graph.cache_clear()
+    sources.graph_vocabulary.cache_clear()
+    vocab = sources.graph_vocabulary(str(tmp_path / "graph.kuzu"))
+    assert {"releas", "year", "full", "name", "act", "movi", "person"} <= vocab

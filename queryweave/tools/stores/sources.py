@@ -81,7 +81,10 @@ def sql_values(url: str) -> tuple[frozenset[str], ...]:
 
 @lru_cache(maxsize=8)
 def graph_vocabulary(url_or_path: str) -> frozenset[str]:
-    """Tokens of the graph's labels, relationship types and property names."""
+    """Tokens of the graph's labels, relationship types and property names, split on `_` and camelCase
+    (`releaseYear`: release, year; `ACTED_IN`: act)."""
+    from queryweave.tools.sql.schema_select import identifier_tokens
+
     schema = open_graph(url_or_path).schema()
     text = schema.text() if hasattr(schema, "text") else str(schema)
-    return frozenset(tokenize(re.sub(r"[_:()\[\]{}<>-]", " ", text)))
+    return frozenset().union(*(identifier_tokens(w) for w in re.findall(r"[A-Za-z0-9_]+", text)))
