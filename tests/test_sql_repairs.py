@@ -62,6 +62,16 @@ def test_qualified_column_moves_to_the_table_of_the_scope_that_has_it(db):
     assert "T2.Age > 30" in sql and db.run(sql).rows == [("Bob",)]
 
 
+def test_an_alias_no_from_defines_joins_the_table_that_has_the_column(db):
+    # T2 is named but never joined: the owner of `museum` is joined on the key, the column qualified by it
+    sql, notes = fix_columns(db, "SELECT T1.Name FROM visitor AS T1 WHERE T2.museum = 'Prado'")
+    assert notes == ["JOIN visit for museum"]
+    assert db.run(sql).rows == [("Ann",)]
+    # an outer query's alias inside a subquery is a correlated reference, not an unknown one
+    correlated = "SELECT Name FROM visitor AS v WHERE 1 < (SELECT count(*) FROM visit WHERE visitor_ID = v.ID)"
+    assert fix_columns(db, correlated) == (correlated, [])
+
+
 def test_near_miss_column_name_is_renamed(db):
     sql, notes = fix_columns(db, "SELECT museum FROM visit ORDER BY PetAge DESC LIMIT 1")
     assert notes == ["PetAge -> pet_age"]

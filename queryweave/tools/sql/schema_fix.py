@@ -14,7 +14,8 @@ in car_names, which cars_data points at). Such queries cannot run. Per SELECT sc
    Has_Pet and Pets). In a single-table scope, if exactly one table has every column the scope
    names, it replaces the table instead when no one-key join exists or when the question matches it
    better (lexical `table_scores`: "how many visitors ..." with `FROM visit WHERE Age < 30` ->
-   `FROM visitor`).
+   `FROM visitor`). A column qualified by an alias that nothing defines (`WHERE T2.Course = 'Math'`
+   with no T2 in FROM; an outer query's alias is a correlated reference and stays) counts as missing.
 
 Only columns that would fail are touched: a query that runs is returned unchanged.
 """
@@ -84,6 +85,15 @@ def _squash(name: str) -> str:
     return name.lower().replace("_", "")
 
 
+def _outer_aliases(scope: Scope) -> set[str]:
+    names: set[str] = set()
+    parent = scope.parent
+    while parent is not None:
+        names |= {a.lower() for a in parent.sources}
+        parent = parent.parent
+    return names
+
+
 def _rename_near_misses(db: SqlDatabase, scope: Scope, tables: dict[str, str], notes: list[str]) -> None:
     """Rule 0: `PetAge` -> `pet_age` when no table has the name but one scope column matches it loosely."""
     every = {c.lower() for t in db.tables() for c in _columns(db, t)}
@@ -117,7 +127,9 @@ def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = 
         qualifier = col.table.lower()
         if qualifier:
             if qualifier not in tables:
-                continue  # a correlated reference to an outer alias, or an unknown name: leave it
+                if qualifier not in _outer_aliases(scope) and name not in projected:
+                    missing.append(col)  # an alias no FROM defines (`T2.Course`, T2 never joined)
+                continue  # else a correlated reference to an outer alias: leave it
             if name in _columns(db, tables[qualifier]):
                 continue
             owners = {a: t for a, t in tables.items() if name in _columns(db, t)}
