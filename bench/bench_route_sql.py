@@ -1,5 +1,7 @@
 """How often the graph's rules send a question to Text-to-SQL: database questions (Spider, English and
-Chinese, each asked with its own database registered) and documentation questions (the sample answer
+Chinese, each asked with its own database registered; and `bench/data/route_questions_blind.jsonl`, 12 + 12
+questions per database on the nine shared Spider databases that have none, written blind by a helper
+that saw only the data) and documentation questions (the sample answer
 sets and the docs-site answer sets of `bench/data`, asked with each of the same databases registered,
 where SQL is the wrong route).
 
@@ -42,6 +44,12 @@ def main() -> None:
     for lang in ("en", "zh"):
         hits = [to_sql(r[f"question_{lang}"], url[r["db_id"]]) for r in rows]
         out[f"spider {lang}: routed to SQL"] = round(sum(hits) / len(hits), 3)
+    blind = [json.loads(x) for x in (ROOT / "bench/data/route_questions_blind.jsonl").read_text(encoding="utf-8")
+             .splitlines() if x.strip()]
+    for lang in ("en", "zh"):
+        hits = [to_sql(r["question"], str(spider / "database" / r["db_id"] / f"{r['db_id']}.sqlite"))
+                for r in blind if r["lang"] == lang]
+        out[f"blind set {lang}: routed to SQL"] = round(sum(hits) / len(hits), 3)
     files = {"sample docs": sorted((ROOT / "samples/eval").glob("answers*.jsonl")),
              "docs sites": sorted((ROOT / "bench/data").glob("*_docs*answers*.jsonl"))}
     for name, paths in files.items():
