@@ -118,3 +118,25 @@ def test_eval_cypher_cli(tmp_path, monkeypatch, capsys):
     assert main(["eval", "cypher", str(tmp_path), "--json", "--retries", "0"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["execution_accuracy"] == 1.0 and len(fake.calls) == 3
+
+
+def test_gold_queries_comparing_with_values_the_data_never_holds_are_left_out(spider_dir, monkeypatch, capsys):
+    from queryweave.eval.spider import absent_values
+    from queryweave.tools.sql.database import SqlDatabase
+
+    path = spider_dir / "questions.jsonl"
+    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    rows.append({"id": 2, "db_id": "zoo", "question_en": "Names of animals from Italy.",
+                 "gold_sql": 'SELECT name FROM animal WHERE country = "Italy"'})  # "Italy" reads as a string
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    db = SqlDatabase(str(spider_dir / "database" / "zoo" / "zoo.sqlite"))
+    assert absent_values(db, 'SELECT name FROM animal WHERE country = "Italy"') == ["animal.country = 'Italy'"]
+    assert absent_values(db, "SELECT name FROM animal WHERE country = 'France'") == []
+    assert absent_values(db, 'SELECT "name" FROM animal') == []  # a quoted column stays a column
+    monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[_answers]))
+    assert main(["eval", "sql", str(spider_dir), "--json", "--languages", "en"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n"] == 2 and out["excluded"] == 1 and "Italy" in out["excluded_items"][0]["reason"]
+    assert main(["eval", "sql", str(spider_dir), "--json", "--languages", "en", "--keep-all"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n"] == 3 and out["excluded"] == 0

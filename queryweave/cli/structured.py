@@ -95,14 +95,14 @@ def _report(args: argparse.Namespace, report: dict) -> int:
         return 0
     print(f"execution accuracy {report['execution_accuracy']:.3f} (n={report['n']}, "
           f"failed to run {report['failed_to_run']:.3f})")
+    if report.get("excluded"):  # gold queries that return nothing whatever is predicted
+        print(f"excluded {report['excluded']} questions: " + (report.get("excluded_items") or [{}])[0].get("reason", ""))
     for lang, block in report["by_language"].items():
         print(f"  {lang}: {block['execution_accuracy']:.3f} (n={block['n']}, failed to run {block['failed_to_run']:.3f})")
     if "rows" in report:  # leave-one-group-out: every row of the same run, then the folds
         from queryweave.eval.folds import table_lines
 
         print(f"chosen row: {report['chosen_row']} (folds by {report['folds_by']}: {', '.join(report['groups'])})")
-        if report.get("excluded"):
-            print(f"excluded {report['excluded']} gold queries that read properties the graph never sets")
         print("\n".join(table_lines(report)))
     if "baseline" in report:
         b = report["baseline"]
@@ -130,13 +130,13 @@ def run_eval_sql(args: argparse.Namespace) -> int:
         return _report(args, evaluate_sql_folds(args.dir, llm, limit=args.limit, languages=langs,
                                                 names=_names(args), progress=_progress(args),
                                                 translate_questions=args.translate_questions,
-                                                embeddings=_embeddings(args)))
+                                                embeddings=_embeddings(args), keep_all=args.keep_all))
     report = evaluate_sql(args.dir, llm, limit=args.limit, languages=langs, baseline=args.baseline,
                           progress=_progress(args), max_retries=args.retries,
                           translate_questions=args.translate_questions, examples=args.examples,
                           samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select,
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
-                          fix_joins=args.fix_joins)
+                          fix_joins=args.fix_joins, keep_all=args.keep_all)
     return _report(args, report)
 
 
@@ -209,6 +209,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--folds-by-database", action="store_true",
                    help="leave one database out: choose every mechanism on the other databases, score on it; "
                         "all rows (naive, each mechanism alone, default, chosen) per language, one run")
+    p.add_argument("--keep-all", action="store_true",
+                   help="also score questions whose gold query compares with a value the data never holds "
+                        "(left out by default: any empty answer matches them)")
     _common(p)
     p.set_defaults(func=run_eval_sql)
     p = ev.add_parser("cypher", help="Text-to-Cypher execution accuracy on a text2cypher-style folder")

@@ -3,7 +3,11 @@
 Layout: `DIR/questions.jsonl` (`db_id`, `question_en`, `question_zh` or `question`, `gold_sql`) and
 `DIR/database/<db_id>/<db_id>.sqlite`. Each question is asked in every language it has; the
 predicted and gold rows are compared with `queryweave.eval.execution.same_results`. The naive
-baseline (whole schema, one shot, no retry) can be measured in the same run.
+baseline (whole schema, one shot, no retry) can be measured in the same run. A gold query that compares
+a column with a value the column never holds (`City = "Aberdeen"` where the data says 'Aberdeen ')
+returns nothing whatever is asked, so any empty answer would score: such questions are left out and
+counted (`excluded`), as the Cypher evaluation leaves out gold queries reading unset properties;
+`keep_all=True` scores them too.
 """
 
 from __future__ import annotations
@@ -14,11 +18,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import sqlglot
 from langchain_core.language_models import BaseChatModel
+from sqlglot import exp
 
 from queryweave.eval.execution import Reference, reference, summarize
 from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.literals import string_literals, value_exists
 from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
 
 
@@ -31,6 +38,35 @@ def load_questions(directory: str | Path, limit: int | None = None) -> list[dict
     if limit and limit < len(rows):
         rows = [rows[int(i * len(rows) / limit)] for i in range(limit)]
     return rows
+
+
+def absent_values(db: SqlDatabase, sql: str) -> list[str]:
+    """`table.column = 'value'` comparisons of `sql` whose value the column never holds. A double-quoted
+    name that is no column is read as a string, as SQLite reads it (Spider's gold queries write "Aberdeen")."""
+    try:
+        tree = sqlglot.parse_one(sql, read=db.dialect)
+    except Exception:
+        return []
+    columns = {c.lower() for t in db.tables().values() for c, _ in t.columns}
+    for col in list(tree.find_all(exp.Column)):
+        ident = col.this
+        if not col.table and isinstance(ident, exp.Identifier) and ident.quoted and ident.name.lower() not in columns:
+            col.replace(exp.Literal.string(ident.name))
+    return [f"{t}.{c} = {v!r}" for t, c, v in string_literals(db, tree) if not value_exists(db, t, c, v)]
+
+
+def answerable(rows: list[dict[str, Any]], dbs: dict[str, SqlDatabase],
+               keep_all: bool = False) -> tuple[list[int], list[dict[str, Any]]]:
+    """(indexes of the questions to score, the excluded ones with the reason)."""
+    keep, excluded = [], []
+    for i, row in enumerate(rows):
+        absent = [] if keep_all else absent_values(dbs[row["db_id"]], row["gold_sql"])
+        if absent:
+            excluded.append({"id": row.get("id"), "db_id": row["db_id"],
+                             "reason": f"the gold query compares with values the data never holds: {absent}"})
+        else:
+            keep.append(i)
+    return keep, excluded
 
 
 def _variants(row: dict[str, Any], languages: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -62,7 +98,8 @@ def judged(ref: Reference | None, rows: list[tuple], error: str | None) -> dict[
 
 def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = None,
                  languages: tuple[str, ...] = ("en", "zh"), baseline: bool = False,
-                 progress: Callable[[dict[str, Any]], None] | None = None, **tool_options: Any) -> dict[str, Any]:
+                 progress: Callable[[dict[str, Any]], None] | None = None, keep_all: bool = False,
+                 **tool_options: Any) -> dict[str, Any]:
     """Execution accuracy of `TextToSQL` (and of the naive baseline when `baseline`) on a Spider folder."""
     directory = Path(directory)
     dbs: dict[str, SqlDatabase] = {}
@@ -73,6 +110,9 @@ def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = 
         if db_id not in dbs:
             dbs[db_id] = SqlDatabase(str(directory / "database" / db_id / f"{db_id}.sqlite"), max_rows=100000)
         gold[i] = gold_reference(dbs[db_id], row["gold_sql"])
+    keep, excluded = answerable(rows, dbs, keep_all)
+    rows = [rows[i] for i in keep]
+    gold = {n: gold[i] for n, i in enumerate(keep)}
 
     # one language at a time, questions in file order (grouped by database): consecutive prompts share
     # their schema prefix, which local engines (llama.cpp) reuse instead of re-reading it
@@ -111,5 +151,6 @@ def evaluate_sql(directory: str | Path, llm: BaseChatModel, limit: int | None = 
     report = summarize(items)
     if baseline:
         report["baseline"] = summarize(base_items)
+    report["excluded"], report["excluded_items"] = len(excluded), excluded[:50]
     report["items"] = items + base_items
     return report

@@ -19,7 +19,7 @@ from langchain_core.language_models import BaseChatModel
 
 from queryweave.eval.execution import Reference
 from queryweave.eval.folds import Candidate, Question, candidates, leave_one_group_out, report
-from queryweave.eval.spider import _variants, gold_reference, judged, load_questions
+from queryweave.eval.spider import _variants, answerable, gold_reference, judged, load_questions
 from queryweave.tools.common.examples import Example
 from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
@@ -60,7 +60,7 @@ def sql_candidates(names: Sequence[str] | None = None) -> list[Candidate]:
 
 def evaluate_sql_folds(directory: str | Path, llm: BaseChatModel, limit: int | None = None,
                        languages: tuple[str, ...] = ("en", "zh"), names: Sequence[str] | None = None,
-                       progress: Callable[[dict[str, Any]], None] | None = None,
+                       progress: Callable[[dict[str, Any]], None] | None = None, keep_all: bool = False,
                        **tool_options: Any) -> dict[str, Any]:
     """Leave-one-database-out execution accuracy, with every candidate row and the naive row."""
     directory = Path(directory)
@@ -72,8 +72,9 @@ def evaluate_sql_folds(directory: str | Path, llm: BaseChatModel, limit: int | N
             dbs[row["db_id"]] = SqlDatabase(str(directory / "database" / row["db_id"] / f"{row['db_id']}.sqlite"),
                                             max_rows=100000)
         gold[i] = gold_reference(dbs[row["db_id"]], row["gold_sql"])
-    questions = [Question(i, lang, text, row["db_id"]) for lang in languages for i, row in enumerate(rows)
-                 for _, text in _variants(row, (lang,))]
+    keep, excluded = answerable(rows, dbs, keep_all)
+    questions = [Question(i, lang, text, rows[i]["db_id"]) for lang in languages for i in keep
+                 for _, text in _variants(rows[i], (lang,))]
     pool = {lang: [Example(q.text, rows[q.index]["gold_sql"], q.group) for q in questions if q.lang == lang]
             for lang in languages}
     cache: dict[tuple, dict[str, Any]] = {}
@@ -111,4 +112,5 @@ def evaluate_sql_folds(directory: str | Path, llm: BaseChatModel, limit: int | N
     finally:
         for db in dbs.values():
             db.close()
-    return report(result, naive, CHOSEN, folds_by="database", model_calls_cached=len(cache))
+    return report(result, naive, CHOSEN, folds_by="database", model_calls_cached=len(cache),
+                  excluded=len(excluded), excluded_items=excluded[:50])
