@@ -5,9 +5,9 @@ Layout: `DIR/questions.jsonl` (`db_id`, `question_en`, `question_zh` or `questio
 predicted and gold rows are compared with `queryweave.eval.execution.same_results`. The naive
 baseline (whole schema, one shot, no retry) can be measured in the same run. A gold query that compares
 a column with a value the column never holds (`City = "Aberdeen"` where the data says 'Aberdeen ')
-returns nothing whatever is asked, so any empty answer would score: such questions are left out and
-counted (`excluded`), as the Cypher evaluation leaves out gold queries reading unset properties;
-`keep_all=True` scores them too.
+filters on nothing: with `=` any empty answer would score, with `!=` only the unfiltered one. Such
+questions are left out and counted (`excluded`), as the Cypher evaluation leaves out gold queries
+reading unset properties; `keep_all=True` scores them too.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def load_questions(directory: str | Path, limit: int | None = None) -> list[dict
 
 
 def absent_values(db: SqlDatabase, sql: str) -> list[str]:
-    """`table.column = 'value'` comparisons of `sql` whose value the column never holds. A double-quoted
+    """The comparisons (`=`, `!=`, `IN`) of `sql` with a string its column never holds. A double-quoted
     name that is no column is read as a string, as SQLite reads it (Spider's gold queries write "Aberdeen")."""
     try:
         tree = sqlglot.parse_one(sql, read=db.dialect)
