@@ -196,3 +196,21 @@ def test_graph_property_names_are_split_on_camel_case(tmp_path):
     sources.graph_vocabulary.cache_clear()
     vocab = sources.graph_vocabulary(str(tmp_path / "graph.kuzu"))
     assert {"releas", "year", "full", "name", "act", "movi", "person"} <= vocab
+
+
+def test_a_graph_value_named_whole_routes_to_cypher(tmp_path):
+    from types import SimpleNamespace
+
+    from queryweave.nodes.route import structured_scores
+    from queryweave.tools.cypher.loader import load_script
+    from queryweave.tools.stores import sources
+
+    script = tmp_path / "g.cypher"
+    script.write_text("CREATE (m:Movie {title:'The Matrix', released:1999}), (p:Person {name:'Keanu Reeves'}),"
+                      " (p)-[:ACTED_IN]->(m)")
+    load_script(script, tmp_path / "graph.kuzu")
+    for cached in (sources.open_graph, sources.graph_vocabulary, sources.graph_values):
+        cached.cache_clear()
+    ctx = SimpleNamespace(sql_url=None, graph_url=str(tmp_path / "graph.kuzu"))
+    assert structured_scores(ctx, "Who starred in The Matrix?", True)["cypher"] >= 0.5  # a title, named whole
+    assert structured_scores(ctx, "How do I install the matrix plugin on a new server?", True)["cypher"] < 0.5

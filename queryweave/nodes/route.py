@@ -2,8 +2,8 @@
 
 Rules first: registered sources only (a SQL URL, a graph URL/path; SQL and Cypher also need an LLM
 to write the query), scored by how many of the question's terms name their tables, columns (split on
-`_` and camelCase: `FlightNo`), labels or properties, or a value of a SQL text column with few values
-("dog", "Aberdeen"); a Chinese word counts by its English readings in CC-CEDICT (one character read
+`_` and camelCase: `FlightNo`), labels or properties, or a value of a text column or string property
+with few values ("dog", "Aberdeen", "The Matrix"); a Chinese word counts by its English readings in CC-CEDICT (one character read
 whole: 狗 "dog"), in its longest dictionary words, a question word such as 多少 naming none, since schemas
 are named in English; request verbs ("find", "give", "show") are no terms. Data-question cues add
 to the score ("how many", "有多少", "平均", "列出", an amount compared: "at least 10", "超过3500"). Macro questions go to the
@@ -28,7 +28,7 @@ from queryweave.prompts import pick
 from queryweave.prompts.route import SOURCES, SYSTEM
 from queryweave.tools.common.text import cjk_ratio, tokenize
 from queryweave.tools.cypher.store import StoreBusyError
-from queryweave.tools.stores.sources import graph_vocabulary, sql_values, sql_vocabulary
+from queryweave.tools.stores.sources import graph_values, graph_vocabulary, sql_values, sql_vocabulary
 
 Route = Literal["vector", "self_query", "sql", "cypher", "summary"]
 _DATA_CUE = re.compile(r"how many|number of|count|average|avg|total|sum of|maximum|minimum|highest|lowest|"
@@ -110,7 +110,7 @@ def structured_scores(ctx: Any, question: str, has_llm: bool,
         scores["sql"] = _overlap(question, sql_vocabulary(ctx.sql_url), sql_values(ctx.sql_url)) + cue
     if ctx.graph_url:
         try:
-            scores["cypher"] = _overlap(question, graph_vocabulary(ctx.graph_url)) + cue
+            scores["cypher"] = _overlap(question, graph_vocabulary(ctx.graph_url), graph_values(ctx.graph_url)) + cue
         except StoreBusyError as exc:
             if skipped is not None:
                 skipped.append(f"route: {exc}; the Cypher route was skipped")

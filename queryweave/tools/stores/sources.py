@@ -88,3 +88,26 @@ def graph_vocabulary(url_or_path: str) -> frozenset[str]:
     schema = open_graph(url_or_path).schema()
     text = schema.text() if hasattr(schema, "text") else str(schema)
     return frozenset().union(*(identifier_tokens(w) for w in re.findall(r"[A-Za-z0-9_]+", text)))
+
+
+@lru_cache(maxsize=8)
+def graph_values(url_or_path: str) -> tuple[frozenset[str], ...]:
+    """The tokens of each value of the graph's string node properties with few values (a movie title,
+    a genre), as `sql_values` for SQL: for questions that name the data rather than the schema."""
+    store = open_graph(url_or_path)
+    out: set[frozenset[str]] = set()
+    props = [(label, p) for label, ps in store.schema().nodes.items() for p, kind in ps.items()
+             if str(kind).upper() in ("STRING", "STR")][:VALUE_MAX_COLUMNS]
+    for label, prop in props:
+        try:
+            rows = store.query(f"MATCH (n:{label}) WITH n LIMIT {VALUE_SCAN_ROWS} WHERE n.{prop} IS NOT NULL "
+                               f"RETURN DISTINCT n.{prop} AS v LIMIT {VALUE_COLUMN_LIMIT + 1}")
+        except Exception:  # a store that cannot answer: no values, the schema names still count
+            continue
+        if len(rows) > VALUE_COLUMN_LIMIT:
+            continue
+        for row in rows:
+            toks = frozenset(t for t in tokenize(str(row.get("v"))) if len(t) >= 3 and not t.isdigit())
+            if toks and len(toks) <= 4:
+                out.add(toks)
+    return tuple(out)
