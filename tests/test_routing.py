@@ -214,3 +214,17 @@ def test_a_graph_value_named_whole_routes_to_cypher(tmp_path):
     ctx = SimpleNamespace(sql_url=None, graph_url=str(tmp_path / "graph.kuzu"))
     assert structured_scores(ctx, "Who starred in The Matrix?", True)["cypher"] >= 0.5  # a title, named whole
     assert structured_scores(ctx, "How do I install the matrix plugin on a new server?", True)["cypher"] < 0.5
+
+
+def test_only_few_valued_columns_are_read_as_values(tmp_path):
+    from queryweave.tools.stores import sources
+
+    rows = ", ".join(f"({i}, 'person{i:03d} zeta{i:03d}', '{['dog', 'cat'][i % 2]}')" for i in range(150))
+    score = _scores_for(tmp_path, f"""
+        CREATE TABLE owners (id INTEGER PRIMARY KEY, name TEXT, pet TEXT);
+        INSERT INTO owners VALUES {rows};
+    """)
+    values = sources.sql_values(str(tmp_path / "data.sqlite"))
+    assert frozenset({"dog"}) in values and frozenset({"cat"}) in values
+    assert not any("zeta007" in v for v in values)  # 150 distinct names: more than VALUE_COLUMN_LIMIT
+    assert score("Which zeta007 is listed?") < 0.5
