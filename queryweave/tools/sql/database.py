@@ -269,10 +269,13 @@ class SqlDatabase:
         return [c for c, t in info.columns if any(k in t.upper() for k in ("CHAR", "TEXT", "CLOB", "STRING"))
                 or t == ""]
 
-    def distinct_values(self, table: str, column: str, limit: int = 12) -> list[Any] | None:
-        """The column's distinct values when there are at most `limit` of them, else None."""
+    def distinct_values(self, table: str, column: str, limit: int = 12,
+                        scan_rows: int | None = None) -> list[Any] | None:
+        """The column's distinct values when there are at most `limit` of them, else None; with `scan_rows`,
+        among the table's first `scan_rows` rows only (a large table then costs no more than a small one)."""
         q = self.quote
-        res = self.run(f"SELECT DISTINCT {q(column)} FROM {q(table)} WHERE {q(column)} IS NOT NULL "
+        source = f"(SELECT {q(column)} FROM {q(table)} LIMIT {int(scan_rows)}) AS s" if scan_rows else q(table)
+        res = self.run(f"SELECT DISTINCT {q(column)} FROM {source} WHERE {q(column)} IS NOT NULL "
                        f"LIMIT {limit + 1}", max_rows=limit + 1)
         if res.error or len(res.rows) > limit:
             return None

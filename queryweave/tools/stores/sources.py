@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -58,24 +59,27 @@ VALUE_SCAN_ROWS = 10000  # rows of a table looked at, so a large table costs no 
 VALUE_MAX_COLUMNS = 200  # text columns read at most (the first ones of the schema)
 
 
+def _value_tokens(values: Iterable[Any]) -> set[frozenset[str]]:
+    """Each value's content tokens (words of three letters or more, no bare numbers), for values of four such
+    words at most: a question names such a value whole."""
+    out = set()
+    for value in values:
+        toks = frozenset(t for t in tokenize(str(value)) if len(t) >= 3 and not t.isdigit())
+        if toks and len(toks) <= 4:
+            out.add(toks)
+    return out
+
+
 @lru_cache(maxsize=8)
 def sql_values(url: str) -> tuple[frozenset[str], ...]:
     """The tokens of each value of the database's low-cardinality text columns (`PetType`: dog, cat;
     `City`: aberdeen), for questions that name the data rather than the schema ("the youngest dog").
     Read once per database, from the first rows of each table only."""
     db = open_sql(url)
-    q = db.quote
     out: set[frozenset[str]] = set()
     columns = [(t, c) for t in db.tables() for c in db.text_columns(t)][:VALUE_MAX_COLUMNS]
     for table, col in columns:
-        res = db.run(f"SELECT DISTINCT {q(col)} FROM (SELECT {q(col)} FROM {q(table)} LIMIT {VALUE_SCAN_ROWS}) AS s "
-                     f"WHERE {q(col)} IS NOT NULL LIMIT {VALUE_COLUMN_LIMIT + 1}", max_rows=VALUE_COLUMN_LIMIT + 1)
-        if res.error or len(res.rows) > VALUE_COLUMN_LIMIT:
-            continue
-        for (value,) in res.rows:
-            toks = frozenset(t for t in tokenize(str(value)) if len(t) >= 3 and not t.isdigit())
-            if toks and len(toks) <= 4:
-                out.add(toks)
+        out |= _value_tokens(db.distinct_values(table, col, VALUE_COLUMN_LIMIT, scan_rows=VALUE_SCAN_ROWS) or [])
     return tuple(out)
 
 
@@ -104,10 +108,6 @@ def graph_values(url_or_path: str) -> tuple[frozenset[str], ...]:
                                f"RETURN DISTINCT n.{prop} AS v LIMIT {VALUE_COLUMN_LIMIT + 1}")
         except Exception:  # a store that cannot answer: no values, the schema names still count
             continue
-        if len(rows) > VALUE_COLUMN_LIMIT:
-            continue
-        for row in rows:
-            toks = frozenset(t for t in tokenize(str(row.get("v"))) if len(t) >= 3 and not t.isdigit())
-            if toks and len(toks) <= 4:
-                out.add(toks)
+        if len(rows) <= VALUE_COLUMN_LIMIT:
+            out |= _value_tokens(row.get("v") for row in rows)
     return tuple(out)
