@@ -184,6 +184,23 @@ def test_one_character_words_request_verbs_and_compared_amounts(tmp_path):
     assert score("Does the plugin support versions after 3?") < 0.5  # a comparison alone is not enough
 
 
+def test_a_chinese_word_whose_reading_is_a_value_of_the_data_names_it(tmp_path):
+    score = _scores_for(tmp_path, """
+        CREATE TABLE pets (PetID INTEGER PRIMARY KEY, PetType TEXT, pet_age INTEGER);
+        CREATE TABLE manufacturers (id INTEGER PRIMARY KEY, country TEXT);
+        CREATE TABLE student (StuID INTEGER PRIMARY KEY, name TEXT);
+        INSERT INTO pets VALUES (1, 'dog', 3), (2, 'cat', 1);
+        INSERT INTO manufacturers VALUES (1, 'usa'), (2, 'japan');
+    """)
+    # 猫 reads "cat", 狗 "dog", 美国 "USA": values of the data, as "cat" and "dog" are in English
+    assert score("有猫又有狗的学生名字是什么？") >= 0.5
+    assert score("Which students have both cats and dogs?") >= 0.5
+    assert score("美国有多少个制造商？") >= 0.5
+    # a reading must be the value whole (猫头鹰 "owl" names no pet type), and a value alone among other words is not enough
+    assert score("猫头鹰的名字是什么？") < 0.5
+    assert score("美国历史上有哪些重要的科学发明？") < 0.5
+
+
 def test_graph_property_names_are_split_on_camel_case(tmp_path):
     from queryweave.tools.cypher.loader import load_script
     from queryweave.tools.stores import sources

@@ -4,7 +4,7 @@ Rules first: registered sources only (a SQL URL, a graph URL/path; SQL and Cyphe
 to write the query), scored by how many of the question's terms name their tables, columns (split on
 `_` and camelCase: `FlightNo`), labels or properties, or a value of a text column or string property
 with few values ("dog", "Aberdeen", "The Matrix"); a Chinese word counts by its English readings in CC-CEDICT (one character read
-whole: 狗 "dog"), in its longest dictionary words, a question word such as 多少 naming none, since schemas
+whole: 狗 "dog"; a reading that is a value whole: 美国 "USA"), in its longest dictionary words, a question word such as 多少 naming none, since schemas
 are named in English; request verbs ("find", "give", "show") are no terms. Data-question cues add
 to the score ("how many", "有多少", "平均", "列出", an amount compared: "at least 10", "超过3500"). Macro questions go to the
 summary layer; an extractable metadata filter (years, tags, authors) or a constraint carried from
@@ -55,15 +55,19 @@ def _overlap(question: str, vocab: frozenset[str], values: tuple[frozenset[str],
     q = set(tokenize(question)) - _REQUEST
     if not q:
         return 0.0
-    named = _named_words(question, q, vocab) if cjk_ratio(question) else []
+    named = _named_words(question, q, vocab, frozenset(values)) if cjk_ratio(question) else []
     in_data = set().union(*(v for v in values if v <= q))  # a value of the data, named whole
     return sum(t in vocab or t in in_data or any(t in w for w in named) for t in q) / len(q)
 
 
-def _names(readings: tuple[tuple[str, bool], ...], vocab: frozenset[str]) -> bool:
+def _names(readings: tuple[tuple[str, bool], ...], vocab: frozenset[str],
+           values: frozenset[frozenset[str]] = frozenset()) -> bool:
+    """Whether a Chinese word's readings name a schema term, or are one of the data's values whole
+    (狗 "dog" in a pet-type column, 美国 "USA" in a country column)."""
     if any(_QUESTION_WORD.match(sense) for sense, _verb in readings):
         return False  # 多少 "how many; number": a question word, as "how many" is no schema term in English
-    return any(w in vocab for sense, _verb in readings for w in tokenize(sense))
+    return any(w in vocab for sense, _verb in readings for w in tokenize(sense)) or \
+        any(frozenset(tokenize(sense)) in values for sense, _verb in readings)
 
 
 def _readings(word: str) -> tuple[tuple[str, bool], ...]:
@@ -73,12 +77,14 @@ def _readings(word: str) -> tuple[tuple[str, bool], ...]:
     return char_senses(word) if len(word) == 1 else senses(word)
 
 
-def _named_words(question: str, terms: set[str], vocab: frozenset[str]) -> list[str]:
-    """The question's Chinese words (its `terms`, and the dictionary's longest matches) that name a schema term."""
+def _named_words(question: str, terms: set[str], vocab: frozenset[str],
+                 values: frozenset[frozenset[str]] = frozenset()) -> list[str]:
+    """The question's Chinese words (its `terms`, and the dictionary's longest matches) that name a schema
+    term or a value of the data."""
     from queryweave.tools.understanding.zh_dictionary import lookup_spans
 
-    words = [question[a:b] for a, b, readings in lookup_spans(question) if _names(readings, vocab)]
-    return words + [t for t in terms if cjk_ratio(t) and _names(_readings(t), vocab)]
+    words = [question[a:b] for a, b, readings in lookup_spans(question) if _names(readings, vocab, values)]
+    return words + [t for t in terms if cjk_ratio(t) and _names(_readings(t), vocab, values)]
 
 
 def _is_macro(question: str) -> bool:
