@@ -64,3 +64,15 @@ def test_the_folds_offer_voting_rows_and_the_default_does_not_vote():
     rows = {c.name: c.kwargs() for c in cypher_candidates()}
     assert rows["+examples+vote"]["samples"] == 3 and rows["+examples+vote"]["examples"] == 5
     assert rows["default"]["samples"] == 1 and rows["minimal"]["samples"] == 1
+
+
+def test_a_seed_gives_each_sample_its_own_repeatable_seed(store):
+    from fake_openai import fake_openai
+    from langchain_openai import ChatOpenAI
+
+    with fake_openai(text=RIGHT) as fake:
+        llm = ChatOpenAI(base_url=fake.url, api_key="x", model="fake", temperature=0)
+        tool = TextToCypher(store, llm, max_retries=0, examples=0, samples=3, seed=5)
+        answers = [tool.ask("Who wrote a book?") for _ in range(2)]
+    assert all(a.votes == {"samples": 3, "ran": 3, "agree": 3} for a in answers)
+    assert [b.get("seed") for b in fake.bodies] == [None, 5, 6] * 2

@@ -43,3 +43,23 @@ def test_one_sample_is_the_plain_loop_and_a_failing_endpoint_keeps_the_first_ans
     ans = TextToSQL(db, llm, samples=3).ask("Who is younger than 30?")
     assert ans.rows == [("Justin Brown",)] and ans.error is None
     assert ans.votes == {"samples": 3, "ran": 1, "agree": 1}
+
+
+def test_a_seed_makes_the_samples_repeatable_and_each_sample_of_a_question_distinct(db):
+    """Against an OpenAI-compatible endpoint: the sampled calls carry seeds base, base+1, … per question
+    (the greedy call none); without a seed none is sent (the endpoint's random state decides)."""
+    from fake_openai import fake_openai
+    from langchain_openai import ChatOpenAI
+
+    with fake_openai(text="```sql\nSELECT name FROM singer WHERE country = 'France'\n```") as fake:
+        llm = ChatOpenAI(base_url=fake.url, api_key="x", model="fake", temperature=0)
+        tool = TextToSQL(db, llm, samples=3, max_retries=0, shape_select=0, seed=11)
+        for _ in range(2):
+            ans = tool.ask("Which singers are from France?")
+            assert ans.votes == {"samples": 3, "ran": 3, "agree": 3}
+        seeded = [(b.get("seed"), b.get("temperature")) for b in fake.bodies]
+        fake.bodies.clear()
+        TextToSQL(db, llm, samples=3, max_retries=0, shape_select=0).ask("Which singers are from France?")
+        unseeded = [b.get("seed") for b in fake.bodies]
+    assert seeded == [(None, 0.0), (11, 0.7), (12, 0.7)] * 2
+    assert unseeded == [None, None, None]

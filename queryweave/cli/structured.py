@@ -90,6 +90,8 @@ def _report(args: argparse.Namespace, report: dict) -> int:
         Path(args.items).write_text("\n".join(json.dumps(i, ensure_ascii=False, default=str)
                                               for i in report["items"]) + "\n", encoding="utf-8")
     report = {k: v for k, v in report.items() if k != "items"}
+    if args.seed is not None:
+        report["seed"] = args.seed  # the draw, so that it can be repeated
     if args.json:
         print_json(report)
         return 0
@@ -130,13 +132,14 @@ def run_eval_sql(args: argparse.Namespace) -> int:
         return _report(args, evaluate_sql_folds(args.dir, llm, limit=args.limit, languages=langs,
                                                 names=_names(args), progress=_progress(args),
                                                 translate_questions=args.translate_questions,
-                                                embeddings=_embeddings(args), keep_all=args.keep_all))
+                                                embeddings=_embeddings(args), keep_all=args.keep_all,
+                                                seed=args.seed))
     report = evaluate_sql(args.dir, llm, limit=args.limit, languages=langs, baseline=args.baseline,
                           progress=_progress(args), max_retries=args.retries,
                           translate_questions=args.translate_questions, examples=args.examples,
                           samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select,
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
-                          fix_joins=args.fix_joins, keep_all=args.keep_all)
+                          fix_joins=args.fix_joins, keep_all=args.keep_all, seed=args.seed)
     return _report(args, report)
 
 
@@ -151,10 +154,10 @@ def run_eval_cypher(args: argparse.Namespace) -> int:
         from queryweave.eval.cypher_folds import evaluate_cypher_folds
 
         return _report(args, evaluate_cypher_folds(args.dir, llm, limit=args.limit, names=_names(args),
-                                                   progress=_progress(args)))
+                                                   progress=_progress(args), seed=args.seed))
     return _report(args, evaluate_cypher(args.dir, llm, limit=args.limit, progress=_progress(args),
                                          baseline=args.baseline, max_retries=args.retries,
-                                         examples=args.examples, samples=max(1, args.samples)))
+                                         examples=args.examples, samples=max(1, args.samples), seed=args.seed))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -175,6 +178,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--llm-cache", default=None, metavar="FILE",
                    help="keep the model's temperature-0 replies in this SQLite file across runs "
                         "(one file per model; sampled calls are never kept)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="sampled calls (votes, retries) of each question carry seeds N, N+1, ...: the same N "
+                        "repeats a run, another N is an independent draw (default: the endpoint's random state)")
     p.add_argument("--candidates", default=None,
                    help="with folds: only these rows, comma-separated (minimal,+linking,+examples,+pool,"
                         "+repairs,+vote,+shape-select,+columns,+joins,+repairs+shape,+repairs+joins,default,default-shape,"

@@ -52,7 +52,8 @@ def gold_reference(tool: TextToCypher, query: str, rows: list[dict[str, Any]]) -
 
 def evaluate_cypher(directory: str | Path, llm: BaseChatModel, limit: int | None = None,
                     progress: Callable[[dict[str, Any]], None] | None = None, baseline: bool = False,
-                    max_retries: int = 2, examples: int = 5, samples: int = 1) -> dict[str, Any]:
+                    max_retries: int = 2, examples: int = 5, samples: int = 1,
+                    seed: int | None = None) -> dict[str, Any]:
     """Execution accuracy of `TextToCypher` (and of `naive_cypher` when `baseline`) on a text2cypher folder;
     `examples` schema-derived few-shot pairs in the pipeline's prompt (0: none); `samples` queries vote."""
     directory = Path(directory)
@@ -60,7 +61,7 @@ def evaluate_cypher(directory: str | Path, llm: BaseChatModel, limit: int | None
     if limit and limit < len(rows):
         rows = [rows[int(i * len(rows) / limit)] for i in range(limit)]
     store = build_store(directory)
-    tool = TextToCypher(store, llm, max_retries=max_retries, examples=examples, samples=samples)
+    tool = TextToCypher(store, llm, max_retries=max_retries, examples=examples, samples=samples, seed=seed)
     items: list[dict[str, Any]] = []
     base_items: list[dict[str, Any]] = []
     gold_failed = 0

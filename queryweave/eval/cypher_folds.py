@@ -69,7 +69,8 @@ def cypher_candidates(names: Sequence[str] | None = None) -> list[Candidate]:
 
 def evaluate_cypher_folds(directory: str | Path, llm: BaseChatModel, limit: int | None = None,
                           names: Sequence[str] | None = None,
-                          progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                          progress: Callable[[dict[str, Any]], None] | None = None,
+                          seed: int | None = None) -> dict[str, Any]:
     """Leave-one-type-out execution accuracy, with every candidate row and the naive row."""
     directory = Path(directory)
     rows = [json.loads(x) for x in (directory / "questions.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
@@ -104,7 +105,7 @@ def evaluate_cypher_folds(directory: str | Path, llm: BaseChatModel, limit: int 
 
         def score(c: Candidate, q: Question, held_out: frozenset[str]) -> dict[str, Any]:
             mine = [e for e in pool if e.source not in held_out and e.source != q.group] if c.uses_pool else []
-            tool = TextToCypher(store, llm, **c.kwargs(), example_pool=mine)
+            tool = TextToCypher(store, llm, **c.kwargs(), example_pool=mine, seed=seed)
             shown = tool.pool_shown(q.text)
             key = (c.name, q.key, tuple((e.source, e.question) for e in shown))
             if key not in cache:

@@ -23,6 +23,7 @@ from queryweave.prompts import cypher as P
 from queryweave.prompts import pick
 from queryweave.tools.common.examples import Example, nearest
 from queryweave.tools.common.guard_result import query_in_reply
+from queryweave.tools.common.sampling import Seeds
 from queryweave.tools.common.text import detect_language
 from queryweave.tools.common.vote import majority
 from queryweave.tools.cypher.fewshot import schema_examples
@@ -211,11 +212,13 @@ class TextToCypher:
 
     def __init__(self, store: GraphStore, llm: BaseChatModel | None, max_retries: int = 2, examples: int = 5,
                  example_pool: Sequence[Example] = (), pool_examples: int = 0, samples: int = 1,
-                 vote_temperature: float = 0.7):
+                 vote_temperature: float = 0.7, seed: int | None = None):
         """`store` is any `GraphStore` (kuzu or Neo4j); `examples` schema-derived few-shot pairs (0: none);
         `example_pool` worked pairs (e.g. of other kinds of question), of which the `pool_examples`
         nearest to the question come first among the earlier turns; `samples` > 1: that many queries in
-        all (the greedy one, then `samples - 1` at `vote_temperature`) vote by their results."""
+        all (the greedy one, then `samples - 1` at `vote_temperature`) vote by their results; `seed`: the
+        samples of one question carry seeds `seed`, `seed + 1`, … (`tools.common.sampling`; None: the endpoint's)."""
+        self.seed = seed
         self.samples = samples
         self.vote_temperature = vote_temperature
         self.example_pool = list(example_pool)
@@ -292,13 +295,10 @@ class TextToCypher:
         """Sample `samples - 1` more queries from the opening prompt (repaired and guarded like the first);
         keep the result most of the queries that ran agree on (the greedy one's group wins ties)."""
         ran = [(answer.query, answer.rows)] if answer.error is None else []
-        try:
-            llm = self.llm.bind(temperature=self.vote_temperature)
-        except Exception:  # a model that cannot bind a temperature samples nothing different
-            return
+        seeds = Seeds(self.seed)
         for _ in range(self.samples - 1):
             try:
-                query = extract_cypher(str(llm.invoke(messages).content))
+                query = extract_cypher(str(seeds.bind(self.llm, self.vote_temperature).invoke(messages).content))
             except Exception:  # the endpoint failed: vote with what ran
                 break
             rows, error = self.run(query, repair=True)

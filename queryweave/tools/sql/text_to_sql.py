@@ -27,6 +27,7 @@ from queryweave.prompts import pick
 from queryweave.prompts import sql as P
 from queryweave.tools.common.examples import Example, nearest
 from queryweave.tools.common.guard_result import query_in_reply
+from queryweave.tools.common.sampling import Seeds
 from queryweave.tools.common.text import detect_language
 from queryweave.tools.common.vote import majority
 from queryweave.tools.sql.column_link import column_scores, join_keys, top_columns
@@ -92,7 +93,8 @@ class TextToSQL:
                  examples: int = 3, samples: int = 1, vote_temperature: float = 0.7, link_schema: bool = True,
                  example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8,
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
-                 embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None):
+                 embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
+                 seed: int | None = None):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -122,7 +124,12 @@ class TextToSQL:
         `fix_joins` (on by default) rewrites joins that contradict the declared foreign keys before a
         query runs: a join condition comparing one table with itself, an `IN` subquery on an
         unrelated key, a count ordered without a grouping (`tools.sql.join_fix`).
+        `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
+        `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
+        None leaves the draw to the endpoint.
         """
+        self.seed = seed
+        self._seeds = Seeds(seed)
         self.fix_joins = fix_joins
         self.shape_repairs = shape_repairs
         self.shape_select = shape_select
@@ -194,10 +201,7 @@ class TextToSQL:
         if warmer:  # a little sampling on retries, so the model does not write the same query again
             temperature = self.retry_temperature
         if temperature:
-            try:
-                llm = self.llm.bind(temperature=temperature)
-            except Exception:
-                llm = self.llm
+            llm = self._seeds.bind(self.llm, temperature)
         if self.method == "function_calling":
             out = llm.with_structured_output(SqlQuery, method="function_calling").invoke(messages)
             if isinstance(out, dict):
@@ -209,6 +213,7 @@ class TextToSQL:
         """Answer `question` with rows from the database (or a clear error)."""
         lang = lang or detect_language(question)
         answer = SqlAnswer(question)
+        self._seeds = Seeds(self.seed)
         if self.llm is None:
             answer.error = pick(P.NEEDS_LLM, lang)
             return answer
