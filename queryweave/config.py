@@ -41,6 +41,11 @@ def _env_float(name: str, default: float) -> float:
         return default
 
 
+def _env_seed(name: str) -> int | None:
+    raw = _env(name, "").strip()
+    return int(raw) if raw.lstrip("-").isdigit() else None
+
+
 def _env_bool(name: str, default: bool) -> bool:
     raw = _env(name, "").strip().lower()
     if not raw:
@@ -116,6 +121,12 @@ class Context:
         metadata={"description": "Text-to-Cypher self-consistency: N queries (the greedy one and N-1 sampled) vote by "
                   "their results (1: off; 3 won on every held-out question type with the 1.5B model, "
                   "bench/results_structured.md)."},
+    )
+    sample_seed: int | None = field(
+        default_factory=lambda: _env_seed("SAMPLE_SEED"),
+        metadata={"description": "Seed of the sampled model calls of Text-to-SQL and Text-to-Cypher (votes, retries): "
+                  "the same question samples the same queries again, on endpoints that take a seed (OpenAI, vLLM, "
+                  "llama.cpp, Ollama); unset: the endpoint's random state."},
     )
     grader: str = field(
         default_factory=lambda: _env("GRADER", "llm"),

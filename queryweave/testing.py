@@ -23,6 +23,7 @@ class ScriptedChatModel(BaseChatModel):
 
     responses: list[Any] = Field(default_factory=list)
     calls: list[list[BaseMessage]] = Field(default_factory=list)
+    call_options: list[dict[str, Any]] = Field(default_factory=list)  # what each call was bound with (temperature, seed)
     tool_name: str | None = None
     position: int = 0
 
@@ -58,6 +59,7 @@ class ScriptedChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         self.calls.append(list(messages))
+        getattr(self, "_parent", self).call_options.append(dict(kwargs))
         response = self._next()
         if isinstance(response, Callable) and not isinstance(response, type):
             response = response(messages)

@@ -179,6 +179,29 @@ def test_the_cypher_route_lets_sampled_queries_vote_by_default(ctx, people, monk
     assert len(asked) == samples
 
 
+@pytest.mark.parametrize("seed", [7, None])
+def test_a_configured_sample_seed_reaches_the_sampled_calls(ctx, people, monkeypatch, seed):
+    """`sample_seed` (QUERYWEAVE_SAMPLE_SEED) makes the votes repeatable: each sampled query-writing call
+    carries the next seed; unset, none is sent and the endpoint's random state decides."""
+    right = _cypher("MATCH (p:Person)-[:DESIGNED]->(m:Machine) RETURN p.name AS name")
+    fake = _model(monkeypatch, [right, right, right])
+    assert ctx.sample_seed is None  # the default a new user gets
+    graph.invoke({"question": "Which person designed the machine?"},
+                 context=replace(ctx, kuzu_path=str(people), llm="openai", sample_seed=seed))
+    writing = [o for c, o in zip(fake.calls, fake.call_options, strict=True)
+               if "query that answers the user's question" in str(c[0].content)]
+    assert [o.get("seed") for o in writing] == [None] + ([7, 8] if seed is not None else [None, None])
+    assert [o.get("temperature") for o in writing][1:] == [0.7, 0.7]
+
+
+def test_the_sample_seed_is_read_from_the_environment(monkeypatch):
+    from queryweave.config import Context
+
+    for raw, expected in (("42", 42), ("-3", -3), ("", None), ("soon", None)):
+        monkeypatch.setenv("QUERYWEAVE_SAMPLE_SEED", raw)
+        assert Context().sample_seed == expected
+
+
 def test_kuzu_read_only_holds_when_the_guard_is_bypassed(ctx, people, monkeypatch):
     for where in ("text_to_cypher", "store"):  # both copies of the guard off: the read-only database alone
         monkeypatch.setattr(f"queryweave.tools.cypher.{where}.check_cypher",

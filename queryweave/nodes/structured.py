@@ -50,7 +50,7 @@ def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
 
     ctx = context_of(runtime)
     ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx.model_settings()), samples=max(1, ctx.sql_samples),
-                    value_names=named_value).ask(query_of(state))
+                    value_names=named_value, seed=ctx.sample_seed).ask(query_of(state))
     return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), language_of(state, ctx),
                    resolve_backend(ctx.model_settings()))
 
@@ -62,7 +62,7 @@ def text_to_cypher(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]
 
     ctx = context_of(runtime)
     ans = TextToCypher(open_graph(ctx.graph_url), get_chat_model(ctx.model_settings()),
-                       samples=max(1, ctx.cypher_samples)).ask(query_of(state))
+                       samples=max(1, ctx.cypher_samples), seed=ctx.sample_seed).ask(query_of(state))
     columns = list(ans.rows[0]) if ans.rows else []
     rows = [tuple(r.values()) for r in ans.rows]
     return _finish("Cypher", ans.query, columns, rows, ans.error, redact(ctx.graph_url), language_of(state, ctx),
