@@ -48,14 +48,14 @@ class RouteDecision(BaseModel):
     route: Route = Field(description="vector, self_query, sql, cypher or summary")
 
 
-def _overlap(question: str, vocab: frozenset[str], values: tuple[frozenset[str], ...] = ()) -> float:
+def _overlap(question: str, vocab: frozenset[str], values: frozenset[frozenset[str]] = frozenset()) -> float:
     """Share of the question's terms that name the schema's terms; a Chinese word counts when one of its
     English readings (CC-CEDICT: 歌手 "singer", 国家 "country") does, since schemas are written in English;
     words are also read whole where the tokenizer splits them (航空公司 "airline": 航空 + 公司)."""
     q = set(tokenize(question)) - _REQUEST
     if not q:
         return 0.0
-    named = _named_words(question, q, vocab, frozenset(values)) if cjk_ratio(question) else []
+    named = _named_words(question, q, vocab, values) if cjk_ratio(question) else []
     in_data = set().union(*(v for v in values if v <= q))  # a value of the data, named whole
     return sum(t in vocab or t in in_data or any(t in w for w in named) for t in q) / len(q)
 
@@ -66,8 +66,11 @@ def _names(readings: tuple[tuple[str, bool], ...], vocab: frozenset[str],
     (狗 "dog" in a pet-type column, 美国 "USA" in a country column)."""
     if any(_QUESTION_WORD.match(sense) for sense, _verb in readings):
         return False  # 多少 "how many; number": a question word, as "how many" is no schema term in English
-    return any(w in vocab for sense, _verb in readings for w in tokenize(sense)) or \
-        any(frozenset(tokenize(sense)) in values for sense, _verb in readings)
+    for sense, _verb in readings:
+        words = tokenize(sense)
+        if any(w in vocab for w in words) or frozenset(words) in values:
+            return True
+    return False
 
 
 def _readings(word: str) -> tuple[tuple[str, bool], ...]:

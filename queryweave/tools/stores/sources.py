@@ -71,7 +71,7 @@ def _value_tokens(values: Iterable[Any]) -> set[frozenset[str]]:
 
 
 @lru_cache(maxsize=8)
-def sql_values(url: str) -> tuple[frozenset[str], ...]:
+def sql_values(url: str) -> frozenset[frozenset[str]]:
     """The tokens of each value of the database's low-cardinality text columns (`PetType`: dog, cat;
     `City`: aberdeen), for questions that name the data rather than the schema ("the youngest dog").
     Read once per database, from the first rows of each table only."""
@@ -80,7 +80,7 @@ def sql_values(url: str) -> tuple[frozenset[str], ...]:
     columns = [(t, c) for t in db.tables() for c in db.text_columns(t)][:VALUE_MAX_COLUMNS]
     for table, col in columns:
         out |= _value_tokens(db.distinct_values(table, col, VALUE_COLUMN_LIMIT, scan_rows=VALUE_SCAN_ROWS) or [])
-    return tuple(out)
+    return frozenset(out)
 
 
 @lru_cache(maxsize=8)
@@ -95,7 +95,7 @@ def graph_vocabulary(url_or_path: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8)
-def graph_values(url_or_path: str) -> tuple[frozenset[str], ...]:
+def graph_values(url_or_path: str) -> frozenset[frozenset[str]]:
     """The tokens of each value of the graph's string node properties with few values (a movie title,
     a genre), as `sql_values` for SQL: for questions that name the data rather than the schema."""
     store = open_graph(url_or_path)
@@ -110,4 +110,4 @@ def graph_values(url_or_path: str) -> tuple[frozenset[str], ...]:
             continue
         if len(rows) <= VALUE_COLUMN_LIMIT:
             out |= _value_tokens(row.get("v") for row in rows)
-    return tuple(out)
+    return frozenset(out)
