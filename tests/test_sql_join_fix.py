@@ -111,3 +111,59 @@ def test_the_tool_runs_the_repaired_join_and_says_so(db):
     off = TextToSQL(db, ScriptedChatModel(responses=[reply]), max_retries=0, examples=0, shape_select=0,
                     fix_joins=False).ask("Which shop has the most employees?")
     assert off.error
+
+
+def test_a_join_nothing_uses_and_the_question_does_not_name_is_dropped(db):
+    broken = ("SELECT T1.Name FROM employee AS T1 JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID "
+              "WHERE T1.Age > 28")
+    question = "Which employees are older than 28?"
+    assert sorted(db.run(broken).rows) == [("Ann",), ("Bob",), ("Di",)]  # hiring only filters and repeats
+    sql, notes = fix_joins(db, broken, question, drop_unneeded=True)
+    assert any("dropped JOIN hiring" in n for n in notes) and "hiring" not in sql
+    assert sorted(db.run(sql).rows) == sorted(db.run("SELECT Name FROM employee WHERE Age > 28").rows)
+    assert fix_joins(db, broken, "年龄大于28岁的员工有哪些？", drop_unneeded=True)[0] == sql  # the same in Chinese
+    assert fix_joins(db, broken, question) == (broken, [])  # off by default
+
+
+def test_the_tool_drops_the_join_only_when_asked(db):
+    reply = ("```sql\nSELECT T1.Name FROM employee AS T1 JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID "
+             "WHERE T1.Age > 45\n```")
+    question = "Which employees are older than 45?"
+    on = TextToSQL(db, ScriptedChatModel(responses=[reply]), max_retries=0, examples=0, shape_select=0,
+                   drop_joins=True).ask(question)
+    assert on.rows == [("Di",)] and "hiring" not in on.sql
+    assert any("dropped JOIN hiring" in r for r in on.attempts[-1]["repairs"])
+    off = TextToSQL(db, ScriptedChatModel(responses=[reply]), max_retries=0, examples=0, shape_select=0).ask(question)
+    assert "hiring" in off.sql
+
+
+def test_the_first_table_of_the_from_clause_is_dropped_when_nothing_uses_it(db):
+    broken = ("SELECT T2.Name FROM hiring AS T1 JOIN employee AS T2 ON T1.Employee_ID = T2.Employee_ID "
+              "WHERE T2.Age < 40")
+    sql, notes = fix_joins(db, broken, "Name the employees younger than 40.", drop_unneeded=True)
+    assert notes and db.run(sql).rows == [("Ann",), ("Cy",)]
+
+
+@pytest.mark.parametrize("sql, question", [
+    # the question names the joined table: the join is the filter it asks for
+    ("SELECT T1.Name FROM employee AS T1 JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID",
+     "Which employees have a hiring record?"),
+    ("SELECT T1.Name FROM employee AS T1 JOIN award AS T2 ON T1.Employee_ID = T2.Employee_ID",
+     "哪些员工获得过奖项？"),
+    # a count over the joined rows counts what the join repeats
+    ("SELECT T1.Name, COUNT(*) FROM employee AS T1 JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID "
+     "GROUP BY T1.Name", "How many places did each employee work?"),
+    ("SELECT T1.Name FROM employee AS T1 JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID "
+     "GROUP BY T1.Name ORDER BY COUNT(*) DESC LIMIT 1", "Who worked the most?"),
+    # a column of the joined table is used, or may be (unqualified, or *)
+    ("SELECT T1.Name FROM employee AS T1 JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID "
+     "WHERE T2.Start_from > '2011'", "Who started after 2011?"),
+    ("SELECT T1.Name FROM employee AS T1 JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID "
+     "WHERE Start_from > '2011'", "Who started after 2011?"),
+    ("SELECT * FROM employee AS T1 JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID", "Everyone who started"),
+    # an outer join keeps every row: not this rule's business
+    ("SELECT T1.Name FROM employee AS T1 LEFT JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID",
+     "List the employees."),
+])
+def test_joins_that_the_question_or_the_query_needs_are_kept(db, sql, question):
+    assert fix_joins(db, sql, question, drop_unneeded=True) == (sql, [])

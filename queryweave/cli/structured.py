@@ -139,7 +139,7 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           translate_questions=args.translate_questions, examples=args.examples,
                           samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select,
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
-                          fix_joins=args.fix_joins, keep_all=args.keep_all, seed=args.seed)
+                          fix_joins=args.fix_joins, drop_joins=args.drop_joins, keep_all=args.keep_all, seed=args.seed)
     return _report(args, report)
 
 
@@ -210,6 +210,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                         "that fits (default 2; 0: off)")
     p.add_argument("--fix-joins", action=argparse.BooleanOptionalAction, default=True,
                    help="rewrite joins that contradict the declared foreign keys (on by default)")
+    p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
+                   help="also drop an inner join that nothing but its own condition uses and the question "
+                        "never names (off by default)")
     p.add_argument("--link-columns", action="store_true",
                    help="score columns by the question's words, values and meaning; show the best in the prompt")
     p.add_argument("--folds-by-database", action="store_true",

@@ -27,7 +27,7 @@ from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
 
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
-       "fix_joins": False, "value_names": None}
+       "fix_joins": False, "drop_joins": False, "value_names": None}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -38,6 +38,7 @@ SWITCHES = {
     "shape-select": {"shape_select": 2},                  # ... or up to 2 more samples, the first that fits
     "columns": {"link_columns": True},                    # columns scored by names, values and meaning
     "joins": {"fix_joins": True},                         # joins rewritten along the declared foreign keys
+    "drop-joins": {"fix_joins": True, "drop_joins": True},  # ... and joins nothing uses nor the question names
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
@@ -47,7 +48,8 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "+repairs+joins": ("repairs", "joins"), "default-joins": _SHAPED,
           "default-shape-select": _BEFORE + ("shape-repairs", "joins"),
           "default-shape-repairs": _BEFORE + ("shape-select", "joins"),
-          "default+columns": DEFAULT + ("columns",), "+repairs+joins+vote": ("repairs", "joins", "vote")}
+          "default+columns": DEFAULT + ("columns",), "+repairs+joins+vote": ("repairs", "joins", "vote"),
+          "+repairs+drop-joins": ("repairs", "drop-joins"), "default+drop-joins": DEFAULT + ("drop-joins",)}
 CHOSEN = "leave-one-database-out"
 
 

@@ -14,6 +14,10 @@ the foreign keys the database declares (nothing is fitted; a query without them 
    LIMIT 1`, which no SQL engine runs): with joins, it is grouped by the key of the table whose
    columns are selected; on one table, the one table that refers to it by a foreign key (or the
    one the question names best) is joined and the query is grouped by the table's key.
+4. **A join the question does not need** (only with `drop_unneeded=True`; off by default) (`FROM teacher JOIN course_arrange ON ... WHERE Age IN (32, 33)`
+   for "teachers aged 32 or 33"): an inner join to a table that nothing but its own join condition
+   uses adds no column, only drops and repeats rows. When the question names none of that table's
+   words (English, or Chinese read through the glossary and CC-CEDICT), the join is dropped.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
+from queryweave.tools.common.text import EN_STOPWORDS, tokenize
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.schema_fix import (
     _columns,
@@ -30,7 +35,7 @@ from queryweave.tools.sql.schema_fix import (
     _scope_tables,
     rewrite_scopes,
 )
-from queryweave.tools.sql.schema_select import table_scores
+from queryweave.tools.sql.schema_select import identifier_tokens, table_scores
 
 
 def _linked(db: SqlDatabase, a: str, b: str) -> list[tuple[str, str]]:
@@ -155,14 +160,101 @@ def _fix_ungrouped_counts(db: SqlDatabase, scope: Scope, tables: dict[str, str],
     notes.append(f"GROUP BY {group}")
 
 
-def fix_joins(db: SqlDatabase, sql: str, question: str = "") -> tuple[str, list[str]]:
+def question_terms(question: str) -> set[str]:
+    """The question's stemmed words, with their other-language terms (glossary, CC-CEDICT readings)."""
+    from queryweave.tools.understanding.glossary import cross_terms
+    from queryweave.tools.understanding.zh_dictionary import lookup_spans
+
+    terms = set(tokenize(question))
+    terms |= cross_terms(terms)
+    for _a, _b, readings in lookup_spans(question) if any("\u4e00" <= ch <= "\u9fff" for ch in question) else ():
+        for sense, _verb in readings:
+            terms.update(tokenize(sense))
+    return terms
+
+
+def _simple_joins(select: exp.Select, tables: dict[str, str]) -> list[tuple[str, str]] | None:
+    """(alias, alias) each join's condition links, when every join is an inner one on `a.x = b.y`."""
+    links = []
+    for join in select.args.get("joins") or []:
+        on = join.args.get("on")
+        if join.args.get("side") or (join.args.get("kind") or "INNER").upper() != "INNER" or join.args.get("using"):
+            return None
+        if not (isinstance(on, exp.EQ) and all(isinstance(s, exp.Column) and s.table for s in (on.this, on.expression))):
+            return None
+        pair = (on.this.table.lower(), on.expression.table.lower())
+        if pair[0] == pair[1] or not set(pair) <= set(tables):
+            return None
+        links.append(pair)
+    return links
+
+
+def _used(db: SqlDatabase, select: exp.Select, tables: dict[str, str]) -> set[str] | None:
+    """Aliases a column outside the join conditions may refer to (None: `*` selects them all)."""
+    ons = {id(c) for j in select.args.get("joins") or [] for c in j.args["on"].find_all(exp.Column)}
+    used: set[str] = set()
+    for node in select.find_all(exp.Column, exp.Star):
+        if isinstance(node, exp.Star):
+            if not isinstance(node.parent, exp.Count):
+                return None
+            continue
+        if id(node) in ons or isinstance(node.this, exp.Star):
+            if isinstance(node.this, exp.Star):
+                return None
+            continue
+        name = node.name.lower()
+        if node.table:
+            used.add(node.table.lower())
+        used |= {a for a, t in tables.items() if not node.table and name in _columns(db, t)}
+    return used
+
+
+def _drop_unneeded_joins(db: SqlDatabase, scope: Scope, tables: dict[str, str], notes: list[str],
+                         question: str) -> None:
+    """Rule 4."""
+    select = scope.expression
+    if select.args.get("group") or select.args.get("having") or any(
+            _aggregated(select.args.get(k)) for k in ("order",)) or any(_aggregated(e) for e in select.expressions):
+        return  # a count over the joined rows counts what the join repeats
+    terms = question_terms(question) if question else None
+    while terms is not None and select.args.get("joins"):
+        links = _simple_joins(select, tables)
+        used = _used(db, select, tables)
+        if links is None or used is None:
+            return
+        first = (select.args.get("from_").this.alias_or_name or "").lower()
+        order = [first] + [j.alias_or_name.lower() for j in select.args["joins"]]
+        for pos, alias in enumerate(order):
+            touching = [i for i, pair in enumerate(links) if alias in pair]
+            words = identifier_tokens(tables[alias]) - EN_STOPWORDS
+            if alias in used or len(touching) != 1 or words & terms:
+                continue
+            joins = select.args["joins"]
+            if pos > 0 and touching == [pos - 1]:
+                joins.pop(pos - 1)
+            elif pos == 0 and touching == [0]:
+                select.set("from_", exp.From(this=joins.pop(0).this))
+            else:
+                continue
+            select.set("joins", joins)
+            notes.append(f"dropped JOIN {tables[alias]} (only its join condition uses it; the question does not name it)")
+            tables = {a: t for a, t in tables.items() if a != alias}
+            break
+        else:
+            return
+
+
+def fix_joins(db: SqlDatabase, sql: str, question: str = "", drop_unneeded: bool = False) -> tuple[str, list[str]]:
     """(`sql` with its joins repaired along the foreign keys, notes on what changed); unchanged when
-    no rule applies. `question` (optional) names the table to count when several refer to one."""
+    no rule applies. `question` (optional) names the table to count when several refer to one, and
+    the tables a join may not be dropped from (`drop_unneeded`: rule 4)."""
     def fix(scope: Scope, notes: list[str]) -> None:
         tables = _scope_tables(db, scope) if isinstance(scope.expression, exp.Select) else None
-        for rule in (_fix_self_joins, _fix_in_subqueries, _fix_ungrouped_counts) if tables else ():
+        rules = (_fix_self_joins, _fix_in_subqueries, _fix_ungrouped_counts) + (
+            (_drop_unneeded_joins,) if drop_unneeded else ())
+        for rule in rules if tables else ():
             try:  # a rule that cannot read this scope leaves it to the others
-                rule(db, scope, tables, notes, *((question,) if rule is _fix_ungrouped_counts else ()))
+                rule(db, scope, tables, notes, *((question,) if rule in rules[2:] else ()))
             except Exception:
                 continue
 

@@ -94,7 +94,7 @@ class TextToSQL:
                  example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8,
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
-                 seed: int | None = None):
+                 seed: int | None = None, drop_joins: bool = False):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -123,14 +123,15 @@ class TextToSQL:
         schema and break the schema repair's join-or-replace tie.
         `fix_joins` (on by default) rewrites joins that contradict the declared foreign keys before a
         query runs: a join condition comparing one table with itself, an `IN` subquery on an
-        unrelated key, a count ordered without a grouping (`tools.sql.join_fix`).
+        unrelated key, a count ordered without a grouping (`tools.sql.join_fix`); `drop_joins` (off by
+        default) also drops an inner join nothing but its own condition uses and the question never names.
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
         """
         self.seed = seed
         self._seeds = Seeds(seed)
-        self.fix_joins = fix_joins
+        self.fix_joins, self.drop_joins = fix_joins, drop_joins
         self.shape_repairs = shape_repairs
         self.shape_select = shape_select
         self.link_columns = link_columns
@@ -330,7 +331,7 @@ class TextToSQL:
                                      table_scores=linked[1] if linked else None)
             repairs += notes
         if self.fix_joins:
-            sql, notes = repair_joins(self.db, sql, answer.translation or answer.question)
+            sql, notes = repair_joins(self.db, sql, answer.translation or answer.question, self.drop_joins)
             repairs += notes
         if self.map_values and not answer.question.isascii():
             sql, notes = map_translated(self.db, sql, self._translate if self.llm is not None else None,
