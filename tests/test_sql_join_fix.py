@@ -8,6 +8,7 @@ from queryweave.testing import ScriptedChatModel
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.join_fix import fix_joins
 from queryweave.tools.sql.text_to_sql import TextToSQL
+from queryweave.tools.understanding.glossary import question_terms
 
 SCRIPT = """
         CREATE TABLE shop (Shop_ID INTEGER PRIMARY KEY, Name TEXT, District TEXT);
@@ -121,7 +122,9 @@ def test_a_join_nothing_uses_and_the_question_does_not_name_is_dropped(db):
     sql, notes = fix_joins(db, broken, question, drop_unneeded=True)
     assert any("dropped JOIN hiring" in n for n in notes) and "hiring" not in sql
     assert sorted(db.run(sql).rows) == sorted(db.run("SELECT Name FROM employee WHERE Age > 28").rows)
-    assert fix_joins(db, broken, "年龄大于28岁的员工有哪些？", drop_unneeded=True)[0] == sql  # the same in Chinese
+    chinese = "年龄大于28岁的员工有哪些？"
+    assert fix_joins(db, broken, chinese, drop_unneeded=question_terms)[0] == sql  # the same in Chinese,
+    assert fix_joins(db, broken, chinese, drop_unneeded=True) == (broken, [])  # read by the glossary only
     assert fix_joins(db, broken, question) == (broken, [])  # off by default
 
 
@@ -149,7 +152,7 @@ def test_the_first_table_of_the_from_clause_is_dropped_when_nothing_uses_it(db):
     ("SELECT T1.Name FROM employee AS T1 JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID",
      "Which employees have a hiring record?"),
     ("SELECT T1.Name FROM employee AS T1 JOIN award AS T2 ON T1.Employee_ID = T2.Employee_ID",
-     "哪些员工获得过奖项？"),
+     "哪些员工获得过奖项？"),  # 奖项 "award"
     # a count over the joined rows counts what the join repeats
     ("SELECT T1.Name, COUNT(*) FROM employee AS T1 JOIN hiring AS T2 ON T1.Employee_ID = T2.Employee_ID "
      "GROUP BY T1.Name", "How many places did each employee work?"),
@@ -166,4 +169,4 @@ def test_the_first_table_of_the_from_clause_is_dropped_when_nothing_uses_it(db):
      "List the employees."),
 ])
 def test_joins_that_the_question_or_the_query_needs_are_kept(db, sql, question):
-    assert fix_joins(db, sql, question, drop_unneeded=True) == (sql, [])
+    assert fix_joins(db, sql, question, drop_unneeded=question_terms) == (sql, [])

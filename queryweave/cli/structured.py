@@ -139,8 +139,15 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           translate_questions=args.translate_questions, examples=args.examples,
                           samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select,
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
-                          fix_joins=args.fix_joins, drop_joins=args.drop_joins, keep_all=args.keep_all, seed=args.seed)
+                          fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed)
     return _report(args, report)
+
+
+def _drop_joins(args: argparse.Namespace) -> object:
+    """`--drop-joins`: the join rule reading questions in both languages (tools.understanding.glossary)."""
+    from queryweave.tools.understanding.glossary import question_terms
+
+    return question_terms if args.drop_joins else False
 
 
 def run_eval_cypher(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ from queryweave.tools.common.examples import Example
 from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
+from queryweave.tools.understanding.glossary import question_terms
 
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
@@ -38,7 +39,7 @@ SWITCHES = {
     "shape-select": {"shape_select": 2},                  # ... or up to 2 more samples, the first that fits
     "columns": {"link_columns": True},                    # columns scored by names, values and meaning
     "joins": {"fix_joins": True},                         # joins rewritten along the declared foreign keys
-    "drop-joins": {"fix_joins": True, "drop_joins": True},  # ... and joins nothing uses nor the question names
+    "drop-joins": {"fix_joins": True, "drop_joins": question_terms},  # ... and joins nothing uses nor the question names
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}

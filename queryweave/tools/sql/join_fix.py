@@ -24,6 +24,9 @@ the foreign keys the database declares (nothing is fitted; a query without them 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import sqlglot
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
@@ -38,6 +41,8 @@ from queryweave.tools.sql.schema_fix import (
     rewrite_scopes,
 )
 from queryweave.tools.sql.schema_select import identifier_tokens, table_scores
+
+Terms = Callable[[str], "set[str] | None"]
 
 
 def _linked(db: SqlDatabase, a: str, b: str) -> list[tuple[str, str]]:
@@ -162,17 +167,9 @@ def _fix_ungrouped_counts(db: SqlDatabase, scope: Scope, tables: dict[str, str],
     notes.append(f"GROUP BY {group}")
 
 
-def question_terms(question: str) -> set[str]:
-    """The question's stemmed words, with their other-language terms (glossary, CC-CEDICT readings)."""
-    from queryweave.tools.understanding.glossary import cross_terms
-    from queryweave.tools.understanding.zh_dictionary import lookup_spans
-
-    terms = set(tokenize(question))
-    terms |= cross_terms(terms)
-    for _a, _b, readings in lookup_spans(question) if any("\u4e00" <= ch <= "\u9fff" for ch in question) else ():
-        for sense, _verb in readings:
-            terms.update(tokenize(sense))
-    return terms
+def english_terms(question: str) -> set[str] | None:
+    """The question's stemmed words; None for a question not in plain ASCII (nothing here reads it)."""
+    return set(tokenize(question)) if question.isascii() else None
 
 
 def _simple_joins(select: exp.Select, tables: dict[str, str]) -> list[tuple[str, str]] | None:
@@ -210,13 +207,13 @@ def _used(db: SqlDatabase, select: exp.Select, tables: dict[str, str]) -> set[st
 
 
 def _drop_unneeded_joins(db: SqlDatabase, scope: Scope, tables: dict[str, str], notes: list[str],
-                         question: str) -> None:
-    """Rule 4."""
+                         question: str, reader: Terms = english_terms) -> None:
+    """Rule 4 (`reader`: the question's words, stemmed, in the schema's language; None: unreadable)."""
     select = scope.expression
     if select.args.get("group") or select.args.get("having") or _aggregated(select.args.get("order")) or any(
             _aggregated(e) for e in select.expressions):
         return  # a count over the joined rows counts what the join repeats
-    terms = question_terms(question) if question else None
+    terms = reader(question) if question else None
     while terms is not None and select.args.get("joins"):
         links = _simple_joins(select, tables)
         used = _used(db, select, tables)
@@ -244,14 +241,16 @@ def _drop_unneeded_joins(db: SqlDatabase, scope: Scope, tables: dict[str, str], 
             return
 
 
-def fix_joins(db: SqlDatabase, sql: str, question: str = "", drop_unneeded: bool = False) -> tuple[str, list[str]]:
+def fix_joins(db: SqlDatabase, sql: str, question: str = "", drop_unneeded: bool | Terms = False) -> tuple[str, list[str]]:
     """(`sql` with its joins repaired along the foreign keys, notes on what changed); unchanged when
     no rule applies. `question` (optional) names the table to count when several refer to one, and
-    the tables a join may not be dropped from (`drop_unneeded`: rule 4)."""
+    the tables a join may not be dropped from (`drop_unneeded`: rule 4; True reads English questions
+    only, a callable such as `tools.understanding.glossary.question_terms` reads Chinese too)."""
+    reader = drop_unneeded if callable(drop_unneeded) else english_terms
     def fix(scope: Scope, notes: list[str]) -> None:
         tables = _scope_tables(db, scope) if isinstance(scope.expression, exp.Select) else None
         rules = (_fix_self_joins, _fix_in_subqueries, _fix_ungrouped_counts) + (
-            (_drop_unneeded_joins,) if drop_unneeded else ())
+            (partial(_drop_unneeded_joins, reader=reader),) if drop_unneeded else ())
         for rule in rules if tables else ():
             try:  # a rule that cannot read this scope leaves it to the others
                 rule(db, scope, tables, notes, *((question,) if rule in rules[2:] else ()))

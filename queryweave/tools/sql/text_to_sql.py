@@ -35,6 +35,7 @@ from queryweave.tools.sql.column_link import table_scores as linked_table_scores
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.fewshot import sql_examples
 from queryweave.tools.sql.guard import check_sql
+from queryweave.tools.sql.join_fix import Terms
 from queryweave.tools.sql.join_fix import fix_joins as repair_joins
 from queryweave.tools.sql.literals import check_literals
 from queryweave.tools.sql.repair import explain_error
@@ -94,7 +95,7 @@ class TextToSQL:
                  example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8,
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
-                 seed: int | None = None, drop_joins: bool = False):
+                 seed: int | None = None, drop_joins: bool | Terms = False):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -124,7 +125,8 @@ class TextToSQL:
         `fix_joins` (on by default) rewrites joins that contradict the declared foreign keys before a
         query runs: a join condition comparing one table with itself, an `IN` subquery on an
         unrelated key, a count ordered without a grouping (`tools.sql.join_fix`); `drop_joins` (off by
-        default) also drops an inner join nothing but its own condition uses and the question never names.
+        default) also drops an inner join nothing but its own condition uses and the question never names
+        (True: English questions; a callable reading a question's words, e.g. `glossary.question_terms`).
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.

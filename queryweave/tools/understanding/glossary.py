@@ -135,3 +135,17 @@ def cross_lingual_query(question: str, mix: dict[str, float], min_share: float =
     if not words:
         return None
     return " ".join(dict.fromkeys(names + words))
+
+
+def question_terms(question: str) -> set[str]:
+    """A question's stemmed words with their other-language terms (glossary, CC-CEDICT readings of its
+    Chinese words): what `tools.sql.join_fix` checks a table's name against (`drop_unneeded`)."""
+    from queryweave.tools.understanding.zh_dictionary import lookup_spans
+
+    terms = set(tokenize(question))
+    terms |= cross_terms(terms)
+    for _a, _b, readings in lookup_spans(question) if _HAN.search(question) else ():
+        for sense, _verb in readings:
+            terms.update(tokenize(sense))
+    return terms
+
