@@ -19,7 +19,8 @@ the foreign keys the database declares (nothing is fitted; a query without them 
    course_arrange ON ... WHERE Age IN (32, 33)` for "teachers aged 32 or 33". An inner join to a
    table that nothing but its own join condition uses adds no column, only drops and repeats rows;
    in a query with no grouping or aggregate, when the question names none of that table's words
-   (English, or Chinese read through the glossary and CC-CEDICT), the join is dropped.
+   (English; Chinese when a reader such as `tools.understanding.glossary.question_terms` is given),
+   the join is dropped.
 """
 
 from __future__ import annotations
