@@ -28,6 +28,7 @@ DBS = {
                 ("Which pupils are in grade 2?", "哪些学生在二年级？", "SELECT name FROM pupil WHERE grade = 2")]),
 }
 GOLD = {q: (db, sql) for db, (_, qs) in DBS.items() for en, zh, sql in qs for q in (en, zh)}
+ENGLISH = {zh: en for _, qs in DBS.values() for en, zh, _ in qs}
 WRONG = {"zoo": "SELECT name FROM animal WHERE 1 = 0", "shop": "SELECT title FROM item WHERE 1 = 0",
          "school": "SELECT name FROM pupil WHERE 1 = 0"}
 
@@ -63,6 +64,8 @@ class Model:
 
     def __call__(self, messages):
         text = messages[-1].content
+        if text.startswith("Translate this question"):  # `translate_questions`: the English wording
+            return ENGLISH[text.splitlines()[-1].strip()]
         naive = re.search(r"-- (?:Question|问题)[:：]\s*(.+)", text)
         if len(messages) == 1 and naive:
             db, sql = GOLD[naive.group(1).strip()]
@@ -100,6 +103,34 @@ def test_sql_folds_choose_on_other_databases_only(spider_dir):
     assert {"minimal", "+linking", "+examples", "+pool", "+repairs", "+vote", "+shape-select", "+repairs+shape",
             "default", "default-shape", "default+columns", "all"} <= set(rows)
     assert all(set(r["by_language"]) == {"en", "zh"} for r in rows.values())
+
+
+class EnglishOnly(Model):
+    """Writes the right SQL for an English question only (a wrong one for a Chinese one) and
+    translates a Chinese question when asked."""
+
+    def __call__(self, messages):
+        text = messages[-1].content
+        if text.startswith("Translate this question"):
+            return super().__call__(messages)
+        asked = _question(text)
+        db, sql = GOLD[asked]
+        return f"```sql\n{sql if asked.isascii() else WRONG[db]}\n```"
+
+
+def test_sql_folds_offer_translating_chinese_questions_first(spider_dir):
+    rep = evaluate_sql_folds(spider_dir, ScriptedChatModel(responses=[EnglishOnly()]),
+                             names=["+translate", "default", "default+translate"])
+    rows = rep["rows"]
+    assert rows["+translate"]["by_language"]["zh"]["execution_accuracy"] == 1.0
+    assert rows["minimal"]["by_language"]["zh"]["execution_accuracy"] == 0.0
+    assert rows["default+translate"]["by_language"]["zh"]["execution_accuracy"] == 1.0
+    # English questions are not translated: every row the same, so the tie goes to the fewest mechanisms
+    assert {rows[n]["by_language"]["en"]["execution_accuracy"] for n in rows if n != "naive"} == {1.0}
+    chosen = {(f["held_out"], f["lang"]): f["chosen"] for f in rep["folds"]}
+    assert {chosen[g, "en"] for g in DBS} == {"minimal"}
+    assert {chosen[g, "zh"] for g in DBS} == {"+translate"}  # won on the other databases
+    assert rows["leave-one-database-out"]["by_language"]["zh"]["execution_accuracy"] == 1.0
 
 
 def test_eval_sql_cli_folds_by_database(spider_dir, monkeypatch, capsys):

@@ -28,7 +28,7 @@ from queryweave.tools.understanding.glossary import question_terms
 
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
-       "fix_joins": False, "drop_joins": False, "value_names": None}
+       "fix_joins": False, "drop_joins": False, "value_names": None, "translate_questions": False}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -40,6 +40,7 @@ SWITCHES = {
     "columns": {"link_columns": True},                    # columns scored by names, values and meaning
     "joins": {"fix_joins": True},                         # joins rewritten along the declared foreign keys
     "drop-joins": {"fix_joins": True, "drop_joins": question_terms},  # ... and joins nothing uses nor the question names
+    "translate": {"translate_questions": True},           # a Chinese question turned into English first
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
@@ -50,7 +51,8 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "default-shape-select": _BEFORE + ("shape-repairs", "joins"),
           "default-shape-repairs": _BEFORE + ("shape-select", "joins"),
           "default+columns": DEFAULT + ("columns",), "+repairs+joins+vote": ("repairs", "joins", "vote"),
-          "+repairs+drop-joins": ("repairs", "drop-joins"), "default+drop-joins": DEFAULT + ("drop-joins",)}
+          "+repairs+drop-joins": ("repairs", "drop-joins"), "default+drop-joins": DEFAULT + ("drop-joins",),
+          "default+translate": DEFAULT + ("translate",)}
 CHOSEN = "leave-one-database-out"
 
 
