@@ -140,6 +140,9 @@ def test_eval_sql_cli_folds_by_database(spider_dir, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "leave-one-database-out" in out and "naive" in out and "+pool" in out and "fold zoo [zh]" in out
     assert "+vote" not in out  # only the rows asked for (and minimal)
+    # translation is a candidate row there, not a setting of every row
+    assert main(["eval", "sql", str(spider_dir), "--folds-by-database", "--translate-questions", "--quiet"]) != 0
+    assert "default+translate" in capsys.readouterr().err
 
 
 def test_cypher_folds_by_type_exclude_unset_properties(tmp_path):

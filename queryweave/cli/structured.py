@@ -129,9 +129,11 @@ def run_eval_sql(args: argparse.Namespace) -> int:
     if args.folds_by_database:
         from queryweave.eval.spider_folds import evaluate_sql_folds
 
+        if args.translate_questions:
+            return fail("with --folds-by-database, translation is a candidate row: "
+                        "--candidates +translate,default+translate")
         return _report(args, evaluate_sql_folds(args.dir, llm, limit=args.limit, languages=langs,
                                                 names=_names(args), progress=_progress(args),
-                                                translate_questions=args.translate_questions,
                                                 embeddings=_embeddings(args), keep_all=args.keep_all,
                                                 seed=args.seed))
     report = evaluate_sql(args.dir, llm, limit=args.limit, languages=langs, baseline=args.baseline,
@@ -191,7 +193,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--candidates", default=None,
                    help="with folds: only these rows, comma-separated (minimal,+linking,+examples,+pool,"
                         "+repairs,+vote,+shape-select,+columns,+joins,+repairs+shape,+repairs+joins,default,default-shape,"
-                        "default-shape-select,default-shape-repairs,default-joins,default+columns,+repairs+joins+vote,all; "
+                        "default-shape-select,default-shape-repairs,default-joins,default+columns,+repairs+joins+vote,"
+                        "+translate,default+translate,+drop-joins,+repairs+drop-joins,default+drop-joins,all; "
                         "Cypher: minimal,+examples,+pool,+repairs,+vote,+vote5,default,+examples+vote,default+vote,"
                         "+examples+vote5,all; minimal is always kept)")
 
@@ -204,7 +207,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--baseline", action="store_true", help="also score the naive whole-schema one-shot prompt")
     p.add_argument("--retries", type=int, default=2, help="repair attempts after an error")
     p.add_argument("--translate-questions", action="store_true",
-                   help="translate Chinese questions into English first (one extra model call)")
+                   help="translate Chinese questions into English first (one extra model call); with "
+                        "--folds-by-database it is a candidate instead: +translate, default+translate")
     p.add_argument("--examples", type=int, default=3,
                    help="schema-derived few-shot examples in the prompt (0: none)")
     p.add_argument("--samples", type=int, default=1,

@@ -95,7 +95,7 @@ def evaluate_sql_folds(directory: str | Path, llm: BaseChatModel, limit: int | N
             cache[key] = {"id": rows[q.index].get("id"), "db_id": q.group, "lang": q.lang, "question": q.text,
                           "config": c.name, "sql": ans.sql, "gold_sql": rows[q.index]["gold_sql"],
                           "error": ans.error, "attempts": len(ans.attempts), "shape": ans.shape,
-                          "shape_fits": ans.shape_fits,
+                          "shape_fits": ans.shape_fits, "translation": ans.translation,
                           "pool_from": sorted({e.source for e in shown}),
                           **judged(gold[q.index], ans.rows, None if ans.ok else ans.error or "failed"),
                           "seconds": round(time.monotonic() - start, 2)}
