@@ -42,6 +42,7 @@ from queryweave.tools.sql.repair import explain_error
 from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.schema_select import select_tables, value_hints
 from queryweave.tools.sql.shape import Shape, question_shape
+from queryweave.tools.sql.translate import english_question
 from queryweave.tools.sql.value_map import Named, map_translated
 
 _FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
@@ -221,7 +222,7 @@ class TextToSQL:
             answer.error = pick(P.NEEDS_LLM, lang)
             return answer
         if self.translate_questions and lang == "zh":
-            answer.translation = self._english(question)
+            answer.translation = english_question(self.llm, question)
             if answer.translation:
                 lang = "en"
         messages, answer.tables = self.messages(answer.translation or question, lang)
@@ -298,16 +299,6 @@ class TextToSQL:
         if shape is not None:
             answer.shape_fits = shape.fits(chosen.rows)
         return answer
-
-    def _english(self, question: str) -> str:
-        """The question in English (one short model call); empty when the reply is unusable."""
-        try:
-            reply = str(self.llm.invoke([HumanMessage(P.TRANSLATE_QUESTION.format(question=question))]).content)
-        except Exception:
-            return ""
-        lines = [x.strip().strip("\"'“”`").strip() for x in reply.splitlines() if x.strip().strip("`")]
-        english = lines[0] if lines else ""
-        return english if english.isascii() and len(english) >= 8 else ""
 
     def _translate(self, value: str, table: str, column: str, examples: list[str]) -> str | None:
         """The model's guess at how `table.column` stores `value` (one short call, first line only).

@@ -1,0 +1,64 @@
+"""A Chinese question translated before Text-to-SQL keeps its quoted values as written, so the
+value mapping still compares them with the stored values (`tools.sql.translate`)."""
+
+import sqlite3
+
+import pytest
+
+from queryweave.testing import ScriptedChatModel
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.text_to_sql import TextToSQL
+from queryweave.tools.sql.translate import english_question, keep_quoted
+
+
+def test_quoted_spans_of_the_translation_become_the_original_text():
+    zh = "显示名称为“欢迎来到纽约”的文件的所有段落ID和文本。"
+    en = 'What are the paragraph IDs and text of the file named "Welcome to New York"?'
+    assert keep_quoted(zh, en) == 'What are the paragraph IDs and text of the file named "欢迎来到纽约"?'
+    # in order, whatever quotation marks the translation used; an apostrophe is not a quote
+    two = keep_quoted("“小明”和“小红”的年龄", "the ages of 'Xiao Ming' and “Xiao Hong” (Lu's friends)")
+    assert two == "the ages of \"小明\" and \"小红\" (Lu's friends)"
+    # a question that quotes nothing leaves the translation alone
+    assert keep_quoted("有多少歌手？", 'How many "singers" are there?') == 'How many "singers" are there?'
+    # a translation that lost a quoted value cannot be repaired: not used
+    assert keep_quoted("列出所有“美国”的航空公司", "List all American airlines.") == ""
+
+
+def test_the_reply_is_checked_after_the_values_are_put_back():
+    zh = "列出所有“美国”的航空公司的名字和缩写。"
+    llm = ScriptedChatModel(responses=['"List the names and abbreviations of all airlines of "USA"."'])
+    assert english_question(llm, zh) == 'List the names and abbreviations of all airlines of "美国".'
+    # Chinese outside the quoted values: not a translation
+    llm = ScriptedChatModel(responses=['列出 airlines of "USA"'])
+    assert english_question(llm, zh) == ""
+    llm = ScriptedChatModel(responses=["List all American airlines."])
+    assert english_question(llm, zh) == ""
+
+
+@pytest.fixture()
+def flights(tmp_path):
+    path = tmp_path / "flights.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript(
+        "CREATE TABLE airlines (uid INTEGER PRIMARY KEY, Airline TEXT, Abbreviation TEXT, Country TEXT);"
+        "INSERT INTO airlines VALUES (1, 'United Airlines', 'UAL', 'USA'), (2, 'Lufthansa', 'DLH', 'Germany'),"
+        "(3, 'American Airlines', 'AAL', 'USA');")
+    con.commit()
+    con.close()
+    db = SqlDatabase(str(path))
+    yield db
+    db.close()
+
+
+def test_a_quoted_value_kept_in_chinese_is_mapped_to_the_stored_one(flights):
+    llm = ScriptedChatModel(responses=[
+        'List the names and abbreviations of all airlines from "America".',  # the translation
+        "```sql\nSELECT Airline, Abbreviation FROM airlines WHERE Country = '美国'\n```",
+        "USA",  # the value mapping's call: how the column stores '美国'
+    ])
+    answer = TextToSQL(flights, llm, translate_questions=True, examples=0, shape_select=0).ask(
+        "列出所有“美国”的航空公司的名字和缩写。", lang="zh")
+    assert answer.translation == 'List the names and abbreviations of all airlines from "美国".'
+    assert llm.calls[1][-1].content.endswith('airlines from "美国".')  # the prompt is the English one
+    assert answer.ok and sorted(answer.rows) == [("American Airlines", "AAL"), ("United Airlines", "UAL")]
+    assert "'美国' -> 'USA'" in answer.attempts[0]["repairs"]
