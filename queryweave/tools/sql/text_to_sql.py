@@ -102,8 +102,9 @@ class TextToSQL:
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
         non-ASCII literals to database values (by `value_names` first when given, no model call, then by
         the model: `tools.sql.value_map`), `translate_questions` one model call that turns a
-        Chinese question into English before schema linking and generation (off by default: with
-        Qwen2.5-Coder-0.5B it lost details such as "after 1980" -> "in 1980" and scored lower).
+        Chinese question into English before schema linking and generation, its quoted values kept as
+        written (`tools.sql.translate`; off by default: with Qwen2.5-Coder-0.5B it lost details such
+        as "after 1980" -> "in 1980" and scored lower).
         `examples` is the number of schema-derived few-shot pairs shown as earlier turns (0: none).
         `samples` > 1 turns on self-consistency: once a query has run, `samples - 1` more are sampled
         at `vote_temperature` from the same prompt, and the result most of them return wins
