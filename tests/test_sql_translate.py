@@ -28,6 +28,11 @@ def test_the_reply_is_checked_after_the_values_are_put_back():
     zh = "列出所有“美国”的航空公司的名字和缩写。"
     llm = ScriptedChatModel(responses=['"List the names and abbreviations of all airlines of "USA"."'])
     assert english_question(llm, zh) == 'List the names and abbreviations of all airlines of "美国".'
+    # a reply that starts and ends with a quoted value is not one quoted reply
+    llm = ScriptedChatModel(responses=['"Amy" is older than "Bob"'])
+    assert english_question(llm, "“小美”比“小博”大吗") == '"小美" is older than "小博"'
+    llm = ScriptedChatModel(responses=['"How many singers are there?"'])
+    assert english_question(llm, "有多少歌手？") == "How many singers are there?"
     # Chinese outside the quoted values: not a translation
     llm = ScriptedChatModel(responses=['列出 airlines of "USA"'])
     assert english_question(llm, zh) == ""

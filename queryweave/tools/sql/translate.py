@@ -56,8 +56,9 @@ def english_question(llm: BaseChatModel, question: str) -> str:
     lines = [x.strip().strip("`").strip() for x in reply.splitlines() if x.strip().strip("`")]
     english = lines[0] if lines else ""
     tries = [english]
-    if len(english) > 1 and english[0] in "\"'“" and english[-1] in "\"'”":
-        tries.insert(0, english[1:-1].strip())  # the whole reply in quotes (values quoted inside it)
+    if len(english) > 1 and english[0] in "\"'“" and english[-1] in "\"'”":  # the whole reply in quotes?
+        whole = _EN_QUOTED.fullmatch(english) is not None
+        tries.insert(0 if whole else 1, english[1:-1].strip())  # values quoted inside: only if as-is fails
     for text in tries:
         kept = keep_quoted(question, text)
         if kept and _ZH_QUOTED.sub("", kept).isascii() and len(kept) >= 8:
