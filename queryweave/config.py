@@ -116,6 +116,11 @@ class Context:
         default_factory=lambda: _env_int("SQL_SAMPLES", 1),
         metadata={"description": "Text-to-SQL self-consistency: sample N queries, keep the result most agree on (1: off)."},
     )
+    sql_translate: bool = field(
+        default_factory=lambda: _env_bool("SQL_TRANSLATE", False),
+        metadata={"description": "Text-to-SQL turns a Chinese question into English first (one model call), its quoted "
+                  "values kept as written for the value mapping (off by default, bench/results_structured.md)."},
+    )
     cypher_samples: int = field(
         default_factory=lambda: _env_int("CYPHER_SAMPLES", 3),
         metadata={"description": "Text-to-Cypher self-consistency: N queries (the greedy one and N-1 sampled) vote by "

@@ -1,0 +1,84 @@
+"""`sql_translate` (QUERYWEAVE_SQL_TRANSLATE) through the graph: a Chinese question routed to SQL is turned
+into English first, its quoted value kept as written and mapped to the stored value; off, the
+query-writing prompt gets the Chinese question."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from queryweave.graph.builder import graph
+from queryweave.testing import ScriptedChatModel
+from queryweave.tools.stores import sources
+
+NODES = ("route", "structured", "self_query", "generate", "necessity", "analyze", "resolve", "reflect",
+         "respond_direct")
+QUESTION = "国家是“法国”的歌手叫什么名字？"
+
+
+@pytest.fixture()
+def singers(tmp_path: Path) -> Path:
+    path = tmp_path / "music.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript("""
+        CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER);
+        INSERT INTO singer VALUES (1,'Joe Sharp','Netherlands',52),(2,'Timbaland','United States',32),
+                                  (3,'Justin Brown','France',29),(4,'Rose White','France',41);
+    """)
+    conn.commit()
+    conn.close()
+    sources.open_sql.cache_clear()
+    sources.sql_vocabulary.cache_clear()
+    return path
+
+
+def _writes_sql(messages) -> bool:
+    """A query-writing prompt (English or Chinese system prompt of `prompts.sql.SYSTEM`)."""
+    first = str(messages[0].content)
+    return "SELECT query that answers" in first or "SELECT 查询语句" in first
+
+
+def _model(monkeypatch) -> ScriptedChatModel:
+    """Translates, writes the query with the value as the question quotes it, maps 法国 to France."""
+    def reply(messages):
+        text = str(messages[-1].content)
+        if text.startswith("Translate this question"):
+            return 'What are the names of the singers whose country is "France"?'
+        if _writes_sql(messages):
+            return "```sql\nSELECT name FROM singer WHERE country = '法国'\n```"
+        if text.startswith("Translate the value"):
+            return "France"
+        return ""
+
+    fake = ScriptedChatModel(responses=[reply])
+    for mod in NODES:
+        name = f"queryweave.nodes.{mod}"
+        if hasattr(__import__(name, fromlist=["x"]), "get_chat_model"):
+            monkeypatch.setattr(f"{name}.get_chat_model", lambda c: fake)
+    return fake
+
+
+@pytest.mark.parametrize("translate", [True, False])
+def test_a_chinese_question_is_translated_before_writing_sql_when_configured(ctx, singers, monkeypatch, translate):
+    fake = _model(monkeypatch)
+    assert ctx.sql_translate is False  # the default a new user gets
+    out = graph.invoke({"question": QUESTION},
+                       context=replace(ctx, sql_url=f"sqlite:///{singers}", llm="openai", sql_translate=translate))
+    assert out["route"] == "sql"
+    asked = [str(c[-1].content) for c in fake.calls if _writes_sql(c)]
+    if translate:
+        assert asked[0].endswith('whose country is "法国"?')  # English, the quoted value as the user wrote it
+    else:
+        assert "歌手" in asked[0]
+    assert sorted(next(iter(r.values())) for r in out["rows"]) == ["Justin Brown", "Rose White"]
+
+
+def test_the_setting_is_read_from_the_environment(monkeypatch):
+    from queryweave.config import Context
+
+    for raw, expected in (("1", True), ("on", True), ("0", False), ("", False)):
+        monkeypatch.setenv("QUERYWEAVE_SQL_TRANSLATE", raw)
+        assert Context().sql_translate is expected
