@@ -73,3 +73,18 @@ class ScriptedChatModel(BaseChatModel):
         else:
             msg = AIMessage(content=str(response))
         return ChatResult(generations=[ChatGeneration(message=msg)])
+
+
+MODEL_NODES = ("route", "structured", "self_query", "generate", "necessity", "analyze", "resolve", "reflect",
+               "respond_direct")
+
+
+def use_model_in_nodes(monkeypatch: Any, model: BaseChatModel, nodes: Sequence[str] = MODEL_NODES) -> None:
+    """Make every graph node in `nodes` that asks `get_chat_model` for its model get `model` instead
+    (`monkeypatch` is pytest's fixture)."""
+    import importlib
+
+    for mod in nodes:
+        name = f"queryweave.nodes.{mod}"
+        if hasattr(importlib.import_module(name), "get_chat_model"):
+            monkeypatch.setattr(f"{name}.get_chat_model", lambda c: model)

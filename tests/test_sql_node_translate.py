@@ -11,24 +11,20 @@ from pathlib import Path
 import pytest
 
 from queryweave.graph.builder import graph
-from queryweave.testing import ScriptedChatModel
+from queryweave.testing import ScriptedChatModel, use_model_in_nodes
 from queryweave.tools.stores import sources
 
-NODES = ("route", "structured", "self_query", "generate", "necessity", "analyze", "resolve", "reflect",
-         "respond_direct")
 QUESTION = "国家是“法国”的歌手叫什么名字？"
 
 
 @pytest.fixture()
 def singers(tmp_path: Path) -> Path:
     path = tmp_path / "music.sqlite"
-    conn = sqlite3.connect(path)
-    conn.executescript("""
-        CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER);
-        INSERT INTO singer VALUES (1,'Joe Sharp','Netherlands',52),(2,'Timbaland','United States',32),
-                                  (3,'Justin Brown','France',29),(4,'Rose White','France',41);
-    """)
-    conn.commit()
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER)")
+        conn.executemany("INSERT INTO singer VALUES (?, ?, ?, ?)", [
+            (1, "Joe Sharp", "Netherlands", 52), (2, "Timbaland", "United States", 32),
+            (3, "Justin Brown", "France", 29), (4, "Rose White", "France", 41)])
     conn.close()
     sources.open_sql.cache_clear()
     sources.sql_vocabulary.cache_clear()
@@ -54,10 +50,7 @@ def _model(monkeypatch) -> ScriptedChatModel:
         return ""
 
     fake = ScriptedChatModel(responses=[reply])
-    for mod in NODES:
-        name = f"queryweave.nodes.{mod}"
-        if hasattr(__import__(name, fromlist=["x"]), "get_chat_model"):
-            monkeypatch.setattr(f"{name}.get_chat_model", lambda c: fake)
+    use_model_in_nodes(monkeypatch, fake)
     return fake
 
 
