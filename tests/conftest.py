@@ -236,3 +236,18 @@ def pytest_terminal_summary(terminalreporter) -> None:
     """Name the servers the integration tests ran against, with their versions."""
     for name, version in SERVER_VERSIONS.items():
         terminalreporter.write_line(f"integration server: {name} {version}")
+
+
+@pytest.fixture
+def bench_module():
+    """Load a script of `bench/` by its file name (bench/ is no package): `bench_module("spider_unseen")`."""
+    import importlib.util
+
+    def load(name: str):
+        path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    return load

@@ -2,18 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _module():
-    spec = importlib.util.spec_from_file_location("compare_answer_runs", ROOT / "bench" / "compare_answer_runs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _items(path: Path, rows: list[tuple[str, list[str], str, float, bool]]) -> str:
@@ -26,8 +16,8 @@ def _items(path: Path, rows: list[tuple[str, list[str], str, float, bool]]) -> s
     return str(path)
 
 
-def test_gained_lost_and_declines_per_question(tmp_path, capsys):
-    compare = _module()
+def test_gained_lost_and_declines_per_question(tmp_path, capsys, bench_module):
+    compare = bench_module("compare_answer_runs")
     before = _items(tmp_path / "before.jsonl", [
         ("a", ["100"], "The default is 100.", 0.9, False),   # right in both
         ("b", ["10"], "It opens connections.", 0.4, False),  # gained

@@ -2,18 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _module():
-    spec = importlib.util.spec_from_file_location("spider_unseen", ROOT / "bench" / "spider_unseen.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _dev(db: str, en: str, zh: str, sql: str) -> dict:
@@ -29,19 +19,19 @@ def _spider(tmp_path: Path) -> Path:
     return spider
 
 
-def test_only_databases_present_and_never_asked_about_are_kept(tmp_path):
+def test_only_databases_present_and_never_asked_about_are_kept(tmp_path, bench_module):
     dev = [_dev("used", "How many?", "多少？", "SELECT 1"), _dev("free", "Name all.", "所有名字。", "SELECT name FROM t"),
            _dev("absent", "Any?", "有吗？", "SELECT 2"), _dev("free", "Count.", "数量。", "SELECT count(*) FROM t")]
-    rows = _module().unseen_rows(dev, _spider(tmp_path))
+    rows = bench_module("spider_unseen").unseen_rows(dev, _spider(tmp_path))
     assert [r["id"] for r in rows] == [1, 3]
     assert rows[0] == {"id": 1, "db_id": "free", "question_en": "Name all.", "question_zh": "所有名字。",
                        "gold_sql": "SELECT name FROM t"}
 
 
-def test_main_writes_a_folder_the_sql_evaluation_reads(tmp_path, monkeypatch, capsys):
+def test_main_writes_a_folder_the_sql_evaluation_reads(tmp_path, monkeypatch, capsys, bench_module):
     from queryweave.eval.spider import load_questions
 
-    module = _module()
+    module = bench_module("spider_unseen")
     monkeypatch.setattr(module, "SPIDER", _spider(tmp_path))
     dev = tmp_path / "dev.json"
     dev.write_text(json.dumps([_dev("free", "Name all.", "所有名字。", "SELECT name FROM t")]), encoding="utf-8")
