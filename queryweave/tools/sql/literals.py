@@ -17,7 +17,8 @@ from queryweave.prompts import sql as P
 from queryweave.tools.sql.database import SqlDatabase
 
 
-def _pairs(tree: exp.Expression) -> list[tuple[exp.Column, exp.Literal]]:
+def compared_literals(tree: exp.Expression) -> list[tuple[exp.Column, exp.Literal]]:
+    """(column, string literal) for each `column = 'x'`, `!=` and `column IN ('x', ...)` in `tree`."""
     pairs = []
     for node in tree.walk():
         if isinstance(node, exp.EQ | exp.NEQ):
@@ -61,7 +62,7 @@ def string_literals(db: SqlDatabase, tree: exp.Expression) -> list[tuple[str, st
     """(table, column, value) for each string literal compared with a text column (`=`, `!=`, `IN`)."""
     aliases = _aliases(db, tree)
     out = []
-    for column, literal in _pairs(tree):
+    for column, literal in compared_literals(tree):
         table = _table_of(db, column, aliases)
         if table is None or column.name.lower() not in {c.lower() for c in db.text_columns(table)}:
             continue

@@ -16,6 +16,9 @@ in car_names, which cars_data points at). Such queries cannot run. Per SELECT sc
    better (lexical `table_scores`: "how many visitors ..." with `FROM visit WHERE Age < 30` ->
    `FROM visitor`). A column qualified by an alias that nothing defines (`WHERE T2.Course = 'Math'`
    with no T2 in FROM; an outer query's alias is a correlated reference and stays) counts as missing.
+3. (before 2) a missing column that other tables use as a foreign key to one scope table, all
+   pointing at the same key, is that key: `SELECT ... FROM TV_Channel WHERE Channel NOT IN (SELECT
+   Channel FROM Cartoon ...)` (Cartoon.Channel references TV_Channel.id) -> `WHERE id NOT IN ...`.
 
 Only columns that would fail are touched: a query that runs is returned unchanged.
 """
@@ -142,6 +145,8 @@ def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = 
                 missing.append(col)
         elif name not in projected and name not in outer and not any(name in _columns(db, t) for t in tables.values()):
             missing.append(col)
+    renamed = _rename_foreign_names(db, scope, tables, missing, notes)
+    missing = [c for c in missing if all(c is not r for r in renamed)]
     if not missing:
         return
     need = {c.name.lower() for c in missing}
@@ -185,6 +190,31 @@ def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = 
             homes = [a for a, t in tables.items() if name in _columns(db, t)]
             if len(homes) == 1:
                 col.set("table", exp.to_identifier(_original_alias(scope, homes[0])))
+
+
+def _rename_foreign_names(db: SqlDatabase, scope: Scope, tables: dict[str, str], missing: list[exp.Column],
+                          notes: list[str]) -> list[exp.Column]:
+    """Rule 3: a missing column named like the foreign keys that point at one scope table's key
+    becomes that key (the columns renamed). Tried first: joining the referencing table instead would
+    only add its rows' filtering and duplicates, since its key column equals this one along the join."""
+    renamed = []
+    for col in missing:
+        name = col.name.lower()
+        if col.table and col.table.lower() not in tables:
+            continue  # an alias nothing defines: no table to look at
+        own = {col.table.lower(): tables[col.table.lower()]} if col.table else tables
+        keys = {(alias, rcol) for other, info in db.tables().items() for fk, ref, rcol in info.foreign_keys
+                if fk.lower() == name and other not in own.values()
+                for alias, table in own.items() if table == ref}
+        if len(keys) != 1:
+            continue
+        alias, key = keys.pop()
+        notes.append(f"{col.sql()} -> {key} (the key {name} refers to)")
+        col.set("this", exp.to_identifier(key))
+        if len(tables) > 1 and not col.table:
+            col.set("table", exp.to_identifier(_original_alias(scope, alias)))
+        renamed.append(col)
+    return renamed
 
 
 def _join_path(db: SqlDatabase, tables: dict[str, str], need: set[str]) -> tuple[str, list[str]] | None:

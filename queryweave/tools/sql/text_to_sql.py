@@ -43,6 +43,7 @@ from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.schema_select import select_tables, value_hints
 from queryweave.tools.sql.shape import Shape, question_shape
 from queryweave.tools.sql.translate import english_question
+from queryweave.tools.sql.value_link import relink_values
 from queryweave.tools.sql.value_map import Named, map_translated
 
 _FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
@@ -96,7 +97,7 @@ class TextToSQL:
                  example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8,
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
-                 seed: int | None = None, drop_joins: bool | Terms = False):
+                 seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -129,6 +130,9 @@ class TextToSQL:
         unrelated key, a count ordered without a grouping (`tools.sql.join_fix`); `drop_joins` (off by
         default) also drops an inner join nothing but its own condition uses and the question never names
         (True: English questions; a callable reading a question's words, e.g. `glossary.question_terms`).
+        `link_values` (on by default) moves a comparison whose values its column never holds to the one
+        other column of the query's tables that holds them all (`Region = 'Africa'` -> `Continent =
+        'Africa'`: `tools.sql.value_link`).
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -136,6 +140,7 @@ class TextToSQL:
         self.seed = seed
         self._seeds = Seeds(seed)
         self.fix_joins, self.drop_joins = fix_joins, drop_joins
+        self.link_values = link_values
         self.shape_repairs = shape_repairs
         self.shape_select = shape_select
         self.link_columns = link_columns
@@ -330,6 +335,9 @@ class TextToSQL:
         if self.map_values and not answer.question.isascii():
             sql, notes = map_translated(self.db, sql, self._translate if self.llm is not None else None,
                                         cutoff=self.value_cutoff, named=self.value_names)
+            repairs += notes
+        if self.link_values:
+            sql, notes = relink_values(self.db, sql, cutoff=self.value_cutoff)
             repairs += notes
         answer.sql = sql
         lang = "en" if answer.translation else detect_language(answer.question)
