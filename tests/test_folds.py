@@ -101,7 +101,8 @@ def test_sql_folds_choose_on_other_databases_only(spider_dir):
     assert rows["naive"]["by_language"]["en"]["execution_accuracy"] == 1.0
     assert rows["naive"]["by_language"]["zh"]["execution_accuracy"] == 0.0
     assert {"minimal", "+linking", "+examples", "+pool", "+repairs", "+vote", "+shape-select", "+repairs+shape",
-            "default", "default-shape", "default+columns", "all"} <= set(rows)
+            "default", "default-shape", "default+columns", "all", "+values", "default-values",
+            "+repairs+joins+values"} <= set(rows)
     assert all(set(r["by_language"]) == {"en", "zh"} for r in rows.values())
 
 
@@ -175,3 +176,15 @@ def test_cypher_folds_by_type_exclude_unset_properties(tmp_path):
     assert {f["held_out"] for f in rep["folds"]} == {"count", "path"}
     assert all(f["held_out"] not in f["train_saw"] for f in rep["folds"])
     assert rep["rows"]["naive"]["n"] == 4 and {"+examples", "+pool", "+repairs"} <= set(rep["rows"])
+
+
+def test_the_default_row_is_what_text_to_sql_does_by_default():
+    import inspect
+
+    from queryweave.eval.spider_folds import sql_candidates
+    from queryweave.tools.sql.text_to_sql import TextToSQL
+
+    default = next(c for c in sql_candidates() if c.name == "default")
+    params = inspect.signature(TextToSQL.__init__).parameters
+    differ = {k for k, v in default.kwargs().items() if k in params and params[k].default != v}
+    assert differ == {"value_names"}  # the dictionary matcher: passed in by the graph and `eval sql`, a lower layer

@@ -203,3 +203,12 @@ def test_question_translation_is_off_by_default(db):
     llm = ScriptedChatModel(responses=["```sql\nSELECT count(*) FROM visitor WHERE Age < 30\n```"])
     answer = TextToSQL(db, llm).ask("30岁以下的游客有多少？", lang="zh")
     assert answer.translation == "" and answer.rows == [(2,)] and len(llm.calls) == 1
+
+
+def test_a_column_named_like_a_foreign_key_becomes_the_key_it_refers_to(db):
+    sql, notes = fix_columns(db, "SELECT Name FROM visitor WHERE visitor_ID NOT IN "
+                                 "(SELECT visitor_ID FROM visit WHERE museum = 'Prado') ORDER BY Name")
+    assert notes == ["visitor_ID -> ID (the key visitor_id refers to)"]
+    assert db.run(sql).rows == [("Bob",), ("Cy",)]  # a join of visit instead would lose Cy, who made no visit
+    sql, notes = fix_columns(db, "SELECT Make FROM car_names WHERE Id = 2")  # cars_data.Id -> car_names.MakeId
+    assert notes == ["Id -> MakeId (the key id refers to)"] and db.run(sql).rows == [("ford torino",)]

@@ -141,7 +141,8 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           translate_questions=args.translate_questions, examples=args.examples,
                           samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select,
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
-                          fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed)
+                          fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed,
+                          link_values=args.link_values)
     return _report(args, report)
 
 
@@ -221,6 +222,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                         "that fits (default 2; 0: off)")
     p.add_argument("--fix-joins", action=argparse.BooleanOptionalAction, default=True,
                    help="rewrite joins that contradict the declared foreign keys (on by default)")
+    p.add_argument("--link-values", action=argparse.BooleanOptionalAction, default=True,
+                   help="move a comparison whose values its column never holds to the column that holds them "
+                        "(on by default)")
     p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
                    help="also drop an inner join that nothing but its own condition uses and the question "
                         "never names (off by default)")
