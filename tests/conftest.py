@@ -159,6 +159,22 @@ def sqlite_file(path: Path, script: str) -> Path:
 
 
 @pytest.fixture()
+def sql_db_from(tmp_path: Path) -> Iterator:
+    """A function: (SQL script, file name) -> that SQLite file opened as a `SqlDatabase` (closed after the test)."""
+    from queryweave.tools.sql.database import SqlDatabase
+
+    opened = []
+
+    def make(script: str, name: str = "test.sqlite"):
+        opened.append(SqlDatabase(str(sqlite_file(tmp_path / name, script))))
+        return opened[-1]
+
+    yield make
+    for db in opened:
+        db.close()
+
+
+@pytest.fixture()
 def singers_db(tmp_path: Path) -> Path:
     """A SQLite file with one `singer` table of four rows (Text-to-SQL and routing tests)."""
     return sqlite_file(tmp_path / "music.sqlite", """

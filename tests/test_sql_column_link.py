@@ -1,13 +1,11 @@
 """Column linking by names, stored values and meaning, on a real SQLite file with foreign keys."""
 
-import sqlite3
 
 import pytest
 from langchain_core.embeddings import Embeddings
 
 from queryweave.testing import ScriptedChatModel
 from queryweave.tools.sql.column_link import column_scores, join_keys, table_scores, top_columns
-from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL
 
 
@@ -29,22 +27,15 @@ class Meaning(Embeddings):
 
 
 @pytest.fixture()
-def db(tmp_path):
-    path = tmp_path / "pets.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript("""
+def db(sql_db_from):
+    return sql_db_from("""
         CREATE TABLE student (stu_id INTEGER PRIMARY KEY, first_name TEXT, age INTEGER, country TEXT);
         CREATE TABLE pets (pet_id INTEGER PRIMARY KEY, pet_type TEXT, pet_age INTEGER);
         CREATE TABLE has_pet (stu_id INTEGER REFERENCES student(stu_id), pet_id INTEGER REFERENCES pets(pet_id));
         INSERT INTO student VALUES (1, 'Ann', 20, 'France'), (2, 'Bo', 22, 'Spain');
         INSERT INTO pets VALUES (1, 'cat', 3), (2, 'dog', 5);
         INSERT INTO has_pet VALUES (1, 1), (2, 2);
-    """)
-    con.commit()
-    con.close()
-    database = SqlDatabase(str(path))
-    yield database
-    database.close()
+    """, "pets.sqlite")
 
 
 def test_names_and_values_score_columns_without_a_model(db):

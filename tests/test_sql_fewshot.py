@@ -12,24 +12,15 @@ from queryweave.tools.sql.text_to_sql import TextToSQL, extract_sql
 
 
 @pytest.fixture()
-def db(tmp_path):
-    path = tmp_path / "music.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript(
-        """
+def db(sql_db_from):
+    return sql_db_from("""
         CREATE TABLE stadium (stadium_id INTEGER PRIMARY KEY, location TEXT, capacity INTEGER);
         CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER,
                              stadium_id INTEGER REFERENCES stadium(stadium_id));
         INSERT INTO stadium VALUES (1, 'Raith Rovers', 10104), (2, 'Glebe Park', 4125);
         INSERT INTO singer VALUES (1, 'Joe Sharp', 'Netherlands', 52, 1), (2, 'Timbaland', 'United States', 32, 2),
                                   (3, 'Justin Brown', 'France', 29, 1), (4, 'Rose White', 'France', 41, 2);
-        """
-    )
-    con.commit()
-    con.close()
-    database = SqlDatabase(str(path))
-    yield database
-    database.close()
+        """, "music.sqlite")
 
 
 def test_examples_use_stored_values_and_run(db):

@@ -13,11 +13,8 @@ from queryweave.tools.sql.value_map import closest_value, map_translated
 
 
 @pytest.fixture()
-def db(tmp_path):
-    path = tmp_path / "cars.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript(
-        """
+def db(sql_db_from):
+    return sql_db_from("""
         CREATE TABLE car_names (MakeId INTEGER PRIMARY KEY, Model TEXT, Make TEXT);
         CREATE TABLE cars_data (Id INTEGER PRIMARY KEY REFERENCES car_names(MakeId), mpg REAL, weight INTEGER);
         CREATE TABLE visitor (ID INTEGER PRIMARY KEY, Name TEXT, Age INTEGER);
@@ -28,13 +25,7 @@ def db(tmp_path):
         INSERT INTO visitor VALUES (1, 'Ann', 25), (2, 'Bob', 40), (3, 'Cy', 22);
         INSERT INTO visit VALUES (1, 'Louvre', 1), (1, 'Prado', 2), (2, 'Louvre', 3);
         INSERT INTO documents VALUES (1, 'Customer reviews'), (2, 'Summer Show'), (3, 'Welcome to NY');
-        """
-    )
-    con.commit()
-    con.close()
-    database = SqlDatabase(str(path))
-    yield database
-    database.close()
+        """, "cars.sqlite")
 
 
 def test_column_of_a_neighbour_is_joined_on_the_key(db):

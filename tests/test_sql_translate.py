@@ -1,12 +1,10 @@
 """A Chinese question translated before Text-to-SQL keeps its quoted values as written, so the
 value mapping still compares them with the stored values (`tools.sql.translate`)."""
 
-import sqlite3
 
 import pytest
 
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL
 from queryweave.tools.sql.translate import english_question, keep_quoted
 
@@ -41,18 +39,10 @@ def test_the_reply_is_checked_after_the_values_are_put_back():
 
 
 @pytest.fixture()
-def flights(tmp_path):
-    path = tmp_path / "flights.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript(
-        "CREATE TABLE airlines (uid INTEGER PRIMARY KEY, Airline TEXT, Abbreviation TEXT, Country TEXT);"
+def flights(sql_db_from):
+    return sql_db_from("CREATE TABLE airlines (uid INTEGER PRIMARY KEY, Airline TEXT, Abbreviation TEXT, Country TEXT);"
         "INSERT INTO airlines VALUES (1, 'United Airlines', 'UAL', 'USA'), (2, 'Lufthansa', 'DLH', 'Germany'),"
-        "(3, 'American Airlines', 'AAL', 'USA');")
-    con.commit()
-    con.close()
-    db = SqlDatabase(str(path))
-    yield db
-    db.close()
+        "(3, 'American Airlines', 'AAL', 'USA');", "flights.sqlite")
 
 
 def test_a_quoted_value_kept_in_chinese_is_mapped_to_the_stored_one(flights):

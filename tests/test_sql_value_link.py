@@ -1,21 +1,16 @@
 """Value-based column linking on a real SQLite file: a comparison moves to the column that holds its values."""
 
-import sqlite3
 
 import pytest
 
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.text_to_sql import TextToSQL
 from queryweave.tools.sql.value_link import relink_values
 
 
 @pytest.fixture()
-def db(tmp_path):
-    path = tmp_path / "world.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript(
-        """
+def db(sql_db_from):
+    return sql_db_from("""
         CREATE TABLE country (Code TEXT PRIMARY KEY, Name TEXT, Continent TEXT, Region TEXT, Life REAL);
         CREATE TABLE city (ID INTEGER PRIMARY KEY, Name TEXT, CountryCode TEXT REFERENCES country(Code),
                            District TEXT);
@@ -26,13 +21,7 @@ def db(tmp_path):
             'North America', 77.0);
         INSERT INTO city VALUES (1, 'Nairobi', 'KEN', 'Nairobi'), (2, 'Paris', 'FRA', 'Ile-de-France'),
             (3, 'Havana', 'CUB', 'La Habana'), (4, 'Sydney', 'AUS', 'New South Wales');
-        """
-    )
-    con.commit()
-    con.close()
-    database = SqlDatabase(str(path))
-    yield database
-    database.close()
+        """, "world.sqlite")
 
 
 def test_a_value_its_column_never_holds_moves_to_the_column_that_does(db):
