@@ -17,7 +17,7 @@ import sqlglot
 from sqlglot import exp
 
 from queryweave.tools.sql.database import SqlDatabase
-from queryweave.tools.sql.literals import compared_literals
+from queryweave.tools.sql.literals import compared_literals, value_exists
 from queryweave.tools.sql.value_map import closest_value, column_values
 
 
@@ -55,10 +55,7 @@ class _Values:
         """(level, stored value): 0 exact, 1 ignoring case, 2 the one close match; None when absent."""
         values = self.values(table, column)
         if values is None:
-            q, safe = self.db.quote, literal.replace("'", "''")
-            rows = self.db.run(f"SELECT {q(column)} FROM {q(table)} WHERE {q(column)} = '{safe}' LIMIT 1",
-                               max_rows=1).rows
-            return (0, literal) if rows else None
+            return (0, literal) if value_exists(self.db, table, column, literal) else None
         if literal in values:
             return 0, literal
         folded = [v for v in values if v.lower().strip() == literal.lower().strip()]
