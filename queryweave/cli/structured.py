@@ -142,7 +142,7 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select,
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
                           fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed,
-                          link_values=args.link_values)
+                          link_values=args.link_values, cross_lingual_tables=args.cross_lingual_tables)
     return _report(args, report)
 
 
@@ -225,6 +225,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--link-values", action=argparse.BooleanOptionalAction, default=True,
                    help="move a comparison whose values its column never holds to the column that holds them "
                         "(on by default)")
+    p.add_argument("--cross-lingual-tables", action=argparse.BooleanOptionalAction, default=True,
+                   help="choose a Chinese question's tables by the English readings of its words (on by default)")
     p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
                    help="also drop an inner join that nothing but its own condition uses and the question "
                         "never names (off by default)")

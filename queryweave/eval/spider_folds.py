@@ -29,7 +29,7 @@ from queryweave.tools.understanding.glossary import question_terms
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
        "fix_joins": False, "drop_joins": False, "value_names": None, "translate_questions": False,
-       "link_values": False}
+       "link_values": False, "cross_lingual_tables": False}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -43,12 +43,14 @@ SWITCHES = {
     "drop-joins": {"fix_joins": True, "drop_joins": question_terms},  # ... and joins nothing uses nor the question names
     "translate": {"translate_questions": True},           # a Chinese question turned into English first
     "values": {"link_values": True},                      # a comparison moved to the column holding its values
+    "zh-tables": {"cross_lingual_tables": True},          # a Chinese question's tables chosen by its English readings
 }
-DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values")  # what `TextToSQL()` does by default
+DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values", "zh-tables")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
 _BEFORE = ("linking", "examples", "repairs")  # the default until the shape checks were measured
 _SHAPED = _BEFORE + ("shape-repairs", "shape-select")  # the default until the join repairs were measured
 _JOINED = _SHAPED + ("joins",)  # the default until value-based column linking
+_VALUED = _JOINED + ("values",)  # the default until cross-lingual table selection
 COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFORE + ("joins",),
           "+repairs+joins": ("repairs", "joins"), "default-joins": _SHAPED,
           "default-shape-select": _BEFORE + ("shape-repairs", "joins"),
@@ -56,7 +58,7 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "default+columns": DEFAULT + ("columns",), "+repairs+joins+vote": ("repairs", "joins", "vote"),
           "+repairs+drop-joins": ("repairs", "drop-joins"), "default+drop-joins": DEFAULT + ("drop-joins",),
           "default+translate": DEFAULT + ("translate",), "default-values": _JOINED,
-          "+repairs+joins+values": ("repairs", "joins", "values")}
+          "+repairs+joins+values": ("repairs", "joins", "values"), "default-zh-tables": _VALUED}
 CHOSEN = "leave-one-database-out"
 
 

@@ -25,7 +25,6 @@ the foreign keys the database declares (nothing is fitted; a query without them 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 
 import sqlglot
@@ -41,9 +40,9 @@ from queryweave.tools.sql.schema_fix import (
     _scope_tables,
     rewrite_scopes,
 )
-from queryweave.tools.sql.schema_select import identifier_tokens, table_scores
+from queryweave.tools.sql.schema_select import Reader, identifier_tokens, table_scores
 
-Terms = Callable[[str], "set[str] | None"]
+Terms = Reader  # a question -> its stemmed words in the schema's language (None: unreadable)
 
 
 def _linked(db: SqlDatabase, a: str, b: str) -> list[tuple[str, str]]:

@@ -2,13 +2,17 @@
 
 Question words (stemmed) are matched against table and column names (split on `_` and camelCase)
 and against database values; matched tables bring their foreign-key neighbours along so joins stay
-possible. Chinese questions rarely share words with English schemas: when nothing matches, every
-table is kept, and low-cardinality text columns list their values in the prompt instead.
+possible. Chinese questions rarely share words with English schemas: given a `reader` (such as
+`tools.understanding.glossary.question_terms`: the English readings of a question's Chinese words), a
+question with Han characters is scored by its readings instead, less bare numbers (a "2" is a value,
+not the `2` of `line_2`); when nothing matches, every table is kept, and low-cardinality text columns
+list their values in the prompt instead.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from queryweave.tools.common.text import EN_STOPWORDS, tokenize, words
@@ -16,6 +20,9 @@ from queryweave.tools.sql.database import SqlDatabase
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _QUOTED = re.compile(r"[\"'“‘]([^\"'”’]{2,60})[\"'”’]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+Reader = Callable[[str], "set[str] | None"]
 
 
 def identifier_tokens(name: str) -> set[str]:
@@ -24,9 +31,19 @@ def identifier_tokens(name: str) -> set[str]:
     return set(tokenize(" ".join(parts), stopwords=False)) | {name.lower()}
 
 
-def table_scores(db: SqlDatabase, question: str) -> dict[str, float]:
+def question_words(question: str, reader: Reader | None = None) -> set[str]:
+    """The stemmed words a question's tables are scored by: its own, or for a question with Han
+    characters and a `reader`, the reader's terms less bare numbers."""
+    if reader is not None and _HAN.search(question):
+        read = reader(question)
+        if read is not None:
+            return {w for w in read if not w.isdigit()}
+    return set(tokenize(question, stopwords=True))
+
+
+def table_scores(db: SqlDatabase, question: str, reader: Reader | None = None) -> dict[str, float]:
     """A lexical relevance score per table: name hits count double, column hits once."""
-    q = set(tokenize(question, stopwords=True))
+    q = question_words(question, reader)
     scores: dict[str, float] = {}
     for name, info in db.tables().items():
         score = 2.0 * len(identifier_tokens(name) & q)
@@ -77,15 +94,16 @@ def value_hints(db: SqlDatabase, question: str, tables: list[str], limit: int = 
 
 
 def select_tables(db: SqlDatabase, question: str, max_tables: int = 5,
-                  scores: dict[str, float] | None = None) -> list[str]:
+                  scores: dict[str, float] | None = None, reader: Reader | None = None) -> list[str]:
     """The tables worth showing for `question`: all of a small schema, else matches plus FK neighbours.
-    `scores` (per table) replaces the lexical name and value scores when given."""
+    `scores` (per table) replaces the lexical name and value scores when given; `reader`: see the
+    module docstring."""
     infos = db.tables()
     names = list(infos)
     if len(names) <= max_tables:
         return names
     if scores is None:
-        scores = table_scores(db, question)
+        scores = table_scores(db, question, reader)
         for table, _, _ in value_hints(db, question, names):
             scores[table] = scores.get(table, 0) + 2.0
     scores = {n: scores.get(n, 0.0) for n in names}

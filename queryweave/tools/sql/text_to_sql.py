@@ -97,7 +97,8 @@ class TextToSQL:
                  example_pool: Sequence[Example] = (), pool_examples: int = 0, value_cutoff: float = 0.8,
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
-                 seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True):
+                 seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
+                 cross_lingual_tables: bool = True):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -133,6 +134,9 @@ class TextToSQL:
         `link_values` (on by default) moves a comparison whose values its column never holds to the one
         other column of the query's tables that holds them all (`Region = 'Africa'` -> `Continent =
         'Africa'`: `tools.sql.value_link`).
+        `cross_lingual_tables` (on by default) chooses a Chinese question's tables by the English
+        readings of its words (`glossary.question_terms`, `schema_select.select_tables`) rather than by
+        the few Latin words and numbers it holds.
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -141,6 +145,7 @@ class TextToSQL:
         self._seeds = Seeds(seed)
         self.fix_joins, self.drop_joins = fix_joins, drop_joins
         self.link_values = link_values
+        self.cross_lingual_tables = cross_lingual_tables
         self.shape_repairs = shape_repairs
         self.shape_select = shape_select
         self.link_columns = link_columns
@@ -170,7 +175,8 @@ class TextToSQL:
         lang = lang or detect_language(question)
         linked = self._link(question)
         if self.link_schema:
-            tables = select_tables(self.db, question, self.max_tables, scores=linked[1] if linked else None)
+            tables = select_tables(self.db, question, self.max_tables, scores=linked[1] if linked else None,
+                                   reader=_readings() if self.cross_lingual_tables else None)
         else:
             tables = list(self.db.tables())
         schema = self.db.schema_text(tables, low_cardinality=self.low_cardinality)
@@ -391,6 +397,13 @@ def naive_sql(db: SqlDatabase, llm: BaseChatModel, question: str) -> SqlAnswer:
         answer.columns, answer.rows, answer.error = result.columns, result.rows, result.error
     answer.attempts.append({"sql": sql, "error": answer.error})
     return answer
+
+
+def _readings() -> Terms:
+    """A question's words with the English readings of its Chinese ones (loaded when first needed)."""
+    from queryweave.tools.understanding.glossary import question_terms
+
+    return question_terms
 
 
 def _dialect_name(db: SqlDatabase) -> str:
