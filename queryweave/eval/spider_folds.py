@@ -23,6 +23,7 @@ from queryweave.eval.spider import _variants, answerable, gold_reference, judged
 from queryweave.tools.common.examples import Example
 from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.schema_select import own_words
 from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
 from queryweave.tools.understanding.glossary import question_terms
 
@@ -44,6 +45,7 @@ SWITCHES = {
     "translate": {"translate_questions": True},           # a Chinese question turned into English first
     "values": {"link_values": True},                      # a comparison moved to the column holding its values
     "zh-tables": {"cross_lingual_tables": True},          # a Chinese question's tables chosen by its English readings
+    "zh-numbers": {"cross_lingual_tables": own_words},     # ... by its own words less bare numbers (no readings)
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values", "zh-tables")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
@@ -58,7 +60,8 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "default+columns": DEFAULT + ("columns",), "+repairs+joins+vote": ("repairs", "joins", "vote"),
           "+repairs+drop-joins": ("repairs", "drop-joins"), "default+drop-joins": DEFAULT + ("drop-joins",),
           "default+translate": DEFAULT + ("translate",), "default-values": _JOINED,
-          "+repairs+joins+values": ("repairs", "joins", "values"), "default-zh-tables": _VALUED}
+          "+repairs+joins+values": ("repairs", "joins", "values"), "default-zh-tables": _VALUED,
+          "default-zh-tables+zh-numbers": _VALUED + ("zh-numbers",)}
 CHOSEN = "leave-one-database-out"
 
 

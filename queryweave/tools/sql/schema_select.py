@@ -31,6 +31,11 @@ def identifier_tokens(name: str) -> set[str]:
     return set(tokenize(" ".join(parts), stopwords=False)) | {name.lower()}
 
 
+def own_words(question: str) -> set[str]:
+    """A reader that keeps the question's own words (with `question_words`: numbers dropped, no readings)."""
+    return set(tokenize(question, stopwords=True))
+
+
 def question_words(question: str, reader: Reader | None = None) -> set[str]:
     """The stemmed words a question's tables are scored by: its own, or for a question with Han
     characters and a `reader`, the reader's terms less bare numbers."""

@@ -98,7 +98,7 @@ class TextToSQL:
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
                  seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
-                 cross_lingual_tables: bool = True):
+                 cross_lingual_tables: bool | Terms = True):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -136,7 +136,7 @@ class TextToSQL:
         'Africa'`: `tools.sql.value_link`).
         `cross_lingual_tables` (on by default) chooses a Chinese question's tables by the English
         readings of its words (`glossary.question_terms`, `schema_select.select_tables`) rather than by
-        the few Latin words and numbers it holds.
+        the few Latin words and numbers it holds (a callable: another reader of its words).
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -176,7 +176,7 @@ class TextToSQL:
         linked = self._link(question)
         if self.link_schema:
             tables = select_tables(self.db, question, self.max_tables, scores=linked[1] if linked else None,
-                                   reader=_readings() if self.cross_lingual_tables else None)
+                                   reader=_reader(self.cross_lingual_tables))
         else:
             tables = list(self.db.tables())
         schema = self.db.schema_text(tables, low_cardinality=self.low_cardinality)
@@ -399,11 +399,14 @@ def naive_sql(db: SqlDatabase, llm: BaseChatModel, question: str) -> SqlAnswer:
     return answer
 
 
-def _readings() -> Terms:
-    """A question's words with the English readings of its Chinese ones (loaded when first needed)."""
-    from queryweave.tools.understanding.glossary import question_terms
+def _reader(option: bool | Terms) -> Terms | None:
+    """The reader of `cross_lingual_tables`: True -> a question's words with the English readings of
+    its Chinese ones (`glossary.question_terms`, loaded when first needed)."""
+    if option is True:
+        from queryweave.tools.understanding.glossary import question_terms
 
-    return question_terms
+        return question_terms
+    return option or None
 
 
 def _dialect_name(db: SqlDatabase) -> str:
