@@ -40,7 +40,7 @@ from queryweave.tools.sql.join_fix import fix_joins as repair_joins
 from queryweave.tools.sql.literals import check_literals
 from queryweave.tools.sql.repair import explain_error
 from queryweave.tools.sql.schema_fix import fix_columns
-from queryweave.tools.sql.schema_select import select_tables, value_hints
+from queryweave.tools.sql.schema_select import reader_of, select_tables, value_hints
 from queryweave.tools.sql.shape import Shape, question_shape
 from queryweave.tools.sql.translate import english_question
 from queryweave.tools.sql.value_link import relink_values
@@ -48,6 +48,7 @@ from queryweave.tools.sql.value_map import Named, map_translated
 
 _FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
 _START = re.compile(r"\b(SELECT|WITH)\b", re.I)
+_DIALECTS = {"sqlite": "SQLite", "postgres": "PostgreSQL", "mysql": "MySQL"}  # as the prompts name them
 
 
 class SqlQuery(BaseModel):
@@ -134,9 +135,8 @@ class TextToSQL:
         `link_values` (on by default) moves a comparison whose values its column never holds to the one
         other column of the query's tables that holds them all (`Region = 'Africa'` -> `Continent =
         'Africa'`: `tools.sql.value_link`).
-        `cross_lingual_tables` (on by default) chooses a Chinese question's tables by the English
-        readings of its words (`glossary.question_terms`, `schema_select.select_tables`) rather than by
-        the few Latin words and numbers it holds (a callable: another reader of its words).
+        `cross_lingual_tables` (on by default) chooses a Chinese question's tables by the English readings of
+        its words rather than its few Latin words and numbers (`schema_select.reader_of`; or another reader).
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -176,11 +176,11 @@ class TextToSQL:
         linked = self._link(question)
         if self.link_schema:
             tables = select_tables(self.db, question, self.max_tables, scores=linked[1] if linked else None,
-                                   reader=_reader(self.cross_lingual_tables))
+                                   reader=reader_of(self.cross_lingual_tables))
         else:
             tables = list(self.db.tables())
         schema = self.db.schema_text(tables, low_cardinality=self.low_cardinality)
-        system = pick(P.SYSTEM, lang).format(dialect=_dialect_name(self.db), schema=schema)
+        system = pick(P.SYSTEM, lang).format(dialect=_DIALECTS.get(self.db.dialect, self.db.dialect), schema=schema)
         hints = value_hints(self.db, question, tables) if self.link_schema else []
         if hints:
             lines = "\n".join(f"- {t}.{c} = {v!r}" for t, c, v in hints)
@@ -397,17 +397,3 @@ def naive_sql(db: SqlDatabase, llm: BaseChatModel, question: str) -> SqlAnswer:
         answer.columns, answer.rows, answer.error = result.columns, result.rows, result.error
     answer.attempts.append({"sql": sql, "error": answer.error})
     return answer
-
-
-def _reader(option: bool | Terms) -> Terms | None:
-    """The reader of `cross_lingual_tables`: True -> a question's words with the English readings of
-    its Chinese ones (`glossary.question_terms`, loaded when first needed)."""
-    if option is True:
-        from queryweave.tools.understanding.glossary import question_terms
-
-        return question_terms
-    return option or None
-
-
-def _dialect_name(db: SqlDatabase) -> str:
-    return {"sqlite": "SQLite", "postgres": "PostgreSQL", "mysql": "MySQL"}.get(db.dialect, db.dialect)
