@@ -56,11 +56,13 @@ def test_english_questions_are_read_as_before(db):
     assert question_words(EN, question_terms) == question_words(EN)
 
 
-def test_the_prompt_shows_the_linked_tables_by_default_and_not_when_switched_off(db):
-    shown, _ = TextToSQL(db, None, max_tables=3).messages(ZH, "zh")
+def test_the_prompt_shows_the_linked_tables_when_switched_on(db):
+    shown, _ = TextToSQL(db, None, max_tables=3, cross_lingual_tables=True).messages(ZH, "zh")
     assert "Sections(" in shown[0].content and "Addresses(" not in shown[0].content
-    before, _ = TextToSQL(db, None, max_tables=3, cross_lingual_tables=False).messages(ZH, "zh")
-    assert "Sections(" not in before[0].content and "Addresses(" in before[0].content
+    default, _ = TextToSQL(db, None, max_tables=3).messages(ZH, "zh")  # off by default
+    assert "Sections(" not in default[0].content and "Addresses(" in default[0].content
+    whole, _ = TextToSQL(db, None, max_tables=3, cross_lingual_tables=own_words).messages(ZH, "zh")
+    assert all(f"{t}(" in whole[0].content for t in ("Addresses", "Sections", "Semesters"))
 
 
 def _schema_reader(messages):
@@ -70,7 +72,7 @@ def _schema_reader(messages):
     return "```sql\nSELECT line_1, address_id FROM Addresses\n```"
 
 
-def test_eval_sql_cli_links_chinese_tables_by_default_and_not_with_the_switch_off(tmp_path, monkeypatch, capsys):
+def test_eval_sql_cli_links_chinese_tables_with_the_switch_on_only(tmp_path, monkeypatch, capsys):
     from queryweave.cli import structured
     from queryweave.cli.main import main
     from tests.conftest import sqlite_file
@@ -84,8 +86,7 @@ def test_eval_sql_cli_links_chinese_tables_by_default_and_not_with_the_switch_of
         {"id": 0, "db_id": "school", "question_en": EN, "question_zh": ZH, "gold_sql": GOLD},
         ensure_ascii=False), encoding="utf-8")
     monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[_schema_reader] * 12))
-    assert main(["eval", "sql", str(folder), "--languages", "zh", "--json", "--quiet"]) == 0
+    assert main(["eval", "sql", str(folder), "--languages", "zh", "--cross-lingual-tables", "--json", "--quiet"]) == 0
     assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 1.0
-    assert main(["eval", "sql", str(folder), "--languages", "zh", "--no-cross-lingual-tables",
-                 "--json", "--quiet"]) == 0
+    assert main(["eval", "sql", str(folder), "--languages", "zh", "--json", "--quiet"]) == 0
     assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 0.0

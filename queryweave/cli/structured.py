@@ -225,8 +225,8 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--link-values", action=argparse.BooleanOptionalAction, default=True,
                    help="move a comparison whose values its column never holds to the column that holds them "
                         "(on by default)")
-    p.add_argument("--cross-lingual-tables", action=argparse.BooleanOptionalAction, default=True,
-                   help="choose a Chinese question's tables by the English readings of its words (on by default)")
+    p.add_argument("--cross-lingual-tables", action=argparse.BooleanOptionalAction, default=False,
+                   help="choose a Chinese question's tables by the English readings of its words (off by default)")
     p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
                    help="also drop an inner join that nothing but its own condition uses and the question "
                         "never names (off by default)")

@@ -47,12 +47,11 @@ SWITCHES = {
     "zh-tables": {"cross_lingual_tables": True},          # a Chinese question's tables chosen by its English readings
     "zh-numbers": {"cross_lingual_tables": own_words},     # ... by its own words less bare numbers (no readings)
 }
-DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values", "zh-tables")  # what `TextToSQL()` does by default
+DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
 _BEFORE = ("linking", "examples", "repairs")  # the default until the shape checks were measured
 _SHAPED = _BEFORE + ("shape-repairs", "shape-select")  # the default until the join repairs were measured
 _JOINED = _SHAPED + ("joins",)  # the default until value-based column linking
-_VALUED = _JOINED + ("values",)  # the default until cross-lingual table selection
 COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFORE + ("joins",),
           "+repairs+joins": ("repairs", "joins"), "default-joins": _SHAPED,
           "default-shape-select": _BEFORE + ("shape-repairs", "joins"),
@@ -60,8 +59,8 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "default+columns": DEFAULT + ("columns",), "+repairs+joins+vote": ("repairs", "joins", "vote"),
           "+repairs+drop-joins": ("repairs", "drop-joins"), "default+drop-joins": DEFAULT + ("drop-joins",),
           "default+translate": DEFAULT + ("translate",), "default-values": _JOINED,
-          "+repairs+joins+values": ("repairs", "joins", "values"), "default-zh-tables": _VALUED,
-          "default-zh-tables+zh-numbers": _VALUED + ("zh-numbers",)}
+          "+repairs+joins+values": ("repairs", "joins", "values"), "default+zh-tables": DEFAULT + ("zh-tables",),
+          "default+zh-numbers": DEFAULT + ("zh-numbers",)}
 CHOSEN = "leave-one-database-out"
 
 
