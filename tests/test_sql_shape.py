@@ -41,6 +41,13 @@ def db(singers_sql):
     ("列出年龄最大的歌手都有哪些？", "rows"),
     ("航班号是多少？", "rows"),  # 是多少 asks "what is", not "how many"
     ("找出重量低于平均重量的汽车的型号。", "rows"),
+    # a count word is the answer only when it is what is asked, alone
+    ("有多少辆车超过6个汽缸？", "count"),
+    ("4缸以上的汽车数量是多少？", "count"),
+    ("30岁以下的游客有多少？", "count"),
+    ("显示教师姓名和他们教的课程数量。", "rows"),  # a name beside the count: one row per teacher
+    ("老师的名字是什么？他们教了多少门课？", "rows"),
+    ("查找产品数量超过平均产品数量的商店的名称。", "rows"),  # the count is a condition
 ])
 def test_question_shape_rules(question, kind):
     assert question_shape(question).kind == kind

@@ -2,7 +2,8 @@
 
 Read from the question's grammar alone (English and Chinese), nothing fitted to a database:
 
-- `count`: "how many …", "the number of …", 多少 / 几个 / 数量 — one row holding a number;
+- `count`: "how many …", "the number of …", 多少 / 几个 / 数量 — one row holding a number (a Chinese
+  count word only when it is asked alone: not compared, "数量超过", nor beside a name, "名称和语言数量");
 - `one`: one thing or one aggregate — a singular question with a superlative ("Which country has
   the most singers?", "What is the name of the youngest singer?"), "what is the average/maximum …",
   最… without 哪些/所有/列出 — one row (ties allowed up to `TIES`);
@@ -52,6 +53,7 @@ _ZH_GROUPED = re.compile(r"每[个一种位名家年场次部类所条本座辆�
                          r"(?:对于|按照?|根据|针对)不同|^不同")
 _ZH_COMPARE = re.compile(r"低于|高于|超过|大于|小于|多于|少于|不到|以上|以下")
 _ZH_COUNT = re.compile(r"有多少|多少(?![？?。！!，,]|$)|几[个位名种家次项部首条本座所辆]|数量|数目|总数|个数|总共有|一共有")
+_ZH_BESIDE = re.compile(r"[和及与、]|以及|[？?]")  # before the count word: something else is asked too
 _ZH_MANY = re.compile(r"哪些|所有|列出|全部|都有|都是|分别|各")
 _ZH_SUPER = re.compile(r"最|平均|总和|总计")
 _ZH_TOP = re.compile(r"前\s*(\d+|[一两二三四五六七八九十])|(\d+|[两二三四五六七八九十])\s*[个位名种家部首条本座所辆]?\s*最|"
@@ -133,6 +135,14 @@ def question_shape(question: str, lang: str | None = None) -> Shape:
     return Shape("rows")
 
 
+def _count_asked(q: str, m: re.Match[str]) -> bool:
+    """Whether the count word at `m` is what is asked: not inside a comparison ("产品数量超过平均产品数量的
+    商店") and not one of several things asked ("国家名称和语言数量", "名字是什么？他们教了多少门课")."""
+    if _ZH_COMPARE.match(q, m.end()) or "平均" in q[max(0, m.start() - 4):m.start()]:
+        return False  # a count compared, or averaged: a condition or one value, not the count asked
+    return not _ZH_BESIDE.search(q[:m.start()])
+
+
 def _zh_shape(q: str) -> Shape:
     if _ZH_GROUPED.search(q):
         return Shape("grouped")
@@ -141,7 +151,7 @@ def _zh_shape(q: str) -> Shape:
         return Shape("top", _top_n(top, _ZH_NUM))
     if "最" in q and not _ZH_MANY.search(q):
         return Shape("one")
-    if _ZH_COUNT.search(q) and not _ZH_MANY.search(q):
+    if any(_count_asked(q, m) for m in _ZH_COUNT.finditer(q)) and not _ZH_MANY.search(q):
         return Shape("count")
     if _ZH_SUPER.search(q) and not _ZH_MANY.search(q) and not (_ZH_COMPARE.search(q) and "最" not in q):
         return Shape("one")
