@@ -57,7 +57,7 @@ def test_english_questions_are_read_as_before(db):
 
 
 def test_the_prompt_shows_the_linked_tables_when_switched_on(db):
-    shown, _ = TextToSQL(db, None, max_tables=3, cross_lingual_tables=True).messages(ZH, "zh")
+    shown, _ = TextToSQL(db, None, max_tables=3, cross_lingual_tables=question_terms).messages(ZH, "zh")
     assert "Sections(" in shown[0].content and "Addresses(" not in shown[0].content
     default, _ = TextToSQL(db, None, max_tables=3).messages(ZH, "zh")  # off by default
     assert "Sections(" not in default[0].content and "Addresses(" in default[0].content

@@ -142,8 +142,15 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select,
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
                           fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed,
-                          link_values=args.link_values, cross_lingual_tables=args.cross_lingual_tables)
+                          link_values=args.link_values, cross_lingual_tables=_reader(args))
     return _report(args, report)
+
+
+def _reader(args: argparse.Namespace) -> object:
+    """`--cross-lingual-tables`: Chinese questions' tables chosen by their English readings (glossary)."""
+    from queryweave.tools.understanding.glossary import question_terms
+
+    return question_terms if args.cross_lingual_tables else None
 
 
 def _drop_joins(args: argparse.Namespace) -> object:

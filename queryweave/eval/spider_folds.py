@@ -30,7 +30,7 @@ from queryweave.tools.understanding.glossary import question_terms
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
        "fix_joins": False, "drop_joins": False, "value_names": None, "translate_questions": False,
-       "link_values": False, "cross_lingual_tables": False}
+       "link_values": False, "cross_lingual_tables": None}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -44,7 +44,7 @@ SWITCHES = {
     "drop-joins": {"fix_joins": True, "drop_joins": question_terms},  # ... and joins nothing uses nor the question names
     "translate": {"translate_questions": True},           # a Chinese question turned into English first
     "values": {"link_values": True},                      # a comparison moved to the column holding its values
-    "zh-tables": {"cross_lingual_tables": True},          # a Chinese question's tables chosen by its English readings
+    "zh-tables": {"cross_lingual_tables": question_terms},          # a Chinese question's tables chosen by its English readings
     "zh-numbers": {"cross_lingual_tables": own_words},     # ... by its own words less bare numbers (no readings)
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values")  # what `TextToSQL()` does by default

@@ -31,17 +31,6 @@ def identifier_tokens(name: str) -> set[str]:
     return set(tokenize(" ".join(parts), stopwords=False)) | {name.lower()}
 
 
-def reader_of(option: bool | Reader) -> Reader | None:
-    """The reader `TextToSQL(cross_lingual_tables=...)` names: True -> a question's words with the English
-    readings of its Chinese ones (`tools.understanding.glossary.question_terms`, loaded when first
-    needed); False -> none (the question's own words, numbers included); a callable -> itself."""
-    if option is True:
-        from queryweave.tools.understanding.glossary import question_terms
-
-        return question_terms
-    return option or None
-
-
 def own_words(question: str) -> set[str]:
     """A reader that keeps the question's own words (with `question_words`: numbers dropped, no readings)."""
     return set(tokenize(question, stopwords=True))

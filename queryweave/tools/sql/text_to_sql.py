@@ -40,7 +40,7 @@ from queryweave.tools.sql.join_fix import fix_joins as repair_joins
 from queryweave.tools.sql.literals import check_literals
 from queryweave.tools.sql.repair import explain_error
 from queryweave.tools.sql.schema_fix import fix_columns
-from queryweave.tools.sql.schema_select import reader_of, select_tables, value_hints
+from queryweave.tools.sql.schema_select import select_tables, value_hints
 from queryweave.tools.sql.shape import Shape, question_shape
 from queryweave.tools.sql.translate import english_question
 from queryweave.tools.sql.value_link import relink_values
@@ -99,7 +99,7 @@ class TextToSQL:
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
                  seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
-                 cross_lingual_tables: bool | Terms = False):
+                 cross_lingual_tables: Terms | None = None):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -135,9 +135,9 @@ class TextToSQL:
         `link_values` (on by default) moves a comparison whose values its column never holds to the one
         other column of the query's tables that holds them all (`Region = 'Africa'` -> `Continent =
         'Africa'`: `tools.sql.value_link`).
-        `cross_lingual_tables` chooses a Chinese question's tables by the English readings of its words, not
-        its few Latin words and numbers (`schema_select.reader_of`; or another reader). Off by default: on
-        58 unseen-database questions it lost one (bench/results_structured.md, twenty-seventh session).
+        `cross_lingual_tables`, a reader such as `glossary.question_terms`, chooses a Chinese question's tables
+        by the English readings of its words, not its few Latin words and numbers (`schema_select`). None by
+        default: on 58 unseen-database questions it lost one (bench/results_structured.md, 27th session).
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -177,7 +177,7 @@ class TextToSQL:
         linked = self._link(question)
         if self.link_schema:
             tables = select_tables(self.db, question, self.max_tables, scores=linked[1] if linked else None,
-                                   reader=reader_of(self.cross_lingual_tables))
+                                   reader=self.cross_lingual_tables)
         else:
             tables = list(self.db.tables())
         schema = self.db.schema_text(tables, low_cardinality=self.low_cardinality)
