@@ -15,12 +15,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from queryweave.tools.common.text import EN_STOPWORDS, tokenize, words
+from queryweave.tools.common.text import EN_STOPWORDS, cjk_ratio, tokenize, words
 from queryweave.tools.sql.database import SqlDatabase
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _QUOTED = re.compile(r"[\"'“‘]([^\"'”’]{2,60})[\"'”’]")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 Reader = Callable[[str], "set[str] | None"]
 
@@ -39,7 +38,7 @@ def own_words(question: str) -> set[str]:
 def question_words(question: str, reader: Reader | None = None) -> set[str]:
     """The stemmed words a question's tables are scored by: its own, or for a question with Han
     characters and a `reader`, the reader's terms less bare numbers."""
-    if reader is not None and _HAN.search(question):
+    if reader is not None and cjk_ratio(question) > 0:
         read = reader(question)
         if read is not None:
             return {w for w in read if not w.isdigit()}
