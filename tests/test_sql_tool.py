@@ -6,8 +6,9 @@ import pytest
 
 from queryweave.testing import ScriptedChatModel
 from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.naive import naive_sql
 from queryweave.tools.sql.schema_select import candidate_terms, identifier_tokens, select_tables
-from queryweave.tools.sql.text_to_sql import TextToSQL, extract_sql, naive_sql
+from queryweave.tools.sql.text_to_sql import TextToSQL, extract_sql
 
 
 @pytest.fixture()

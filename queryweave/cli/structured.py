@@ -142,7 +142,8 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           samples=args.samples, shape_repairs=args.shape_repairs, shape_select=args.shape_select,
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
                           fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed,
-                          link_values=args.link_values, cross_lingual_tables=_reader(args))
+                          link_values=args.link_values, cross_lingual_tables=_reader(args),
+                          term_senses=_senses(args))
     return _report(args, report)
 
 
@@ -151,6 +152,13 @@ def _reader(args: argparse.Namespace) -> object:
     from queryweave.tools.understanding.glossary import question_terms
 
     return question_terms if args.cross_lingual_tables else None
+
+
+def _senses(args: argparse.Namespace) -> object:
+    """`--term-links`: a Chinese question's words linked to the names they mean (glossary readings)."""
+    from queryweave.tools.understanding.glossary import word_senses
+
+    return word_senses if args.term_links else None
 
 
 def _drop_joins(args: argparse.Namespace) -> object:
@@ -234,6 +242,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                         "(on by default)")
     p.add_argument("--cross-lingual-tables", action=argparse.BooleanOptionalAction, default=False,
                    help="choose a Chinese question's tables by the English readings of its words (off by default)")
+    p.add_argument("--term-links", action=argparse.BooleanOptionalAction, default=False,
+                   help="list the tables and columns a Chinese question's words name, by their English "
+                        "readings (off by default)")
     p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
                    help="also drop an inner join that nothing but its own condition uses and the question "
                         "never names (off by default)")

@@ -26,7 +26,8 @@ from queryweave.eval.execution import Reference, reference, summarize
 from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.literals import string_literals, value_exists
-from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
+from queryweave.tools.sql.naive import naive_sql
+from queryweave.tools.sql.text_to_sql import TextToSQL
 
 
 def load_questions(directory: str | Path, limit: int | None = None) -> list[dict[str, Any]]:

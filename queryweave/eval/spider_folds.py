@@ -23,14 +23,15 @@ from queryweave.eval.spider import _variants, answerable, gold_reference, judged
 from queryweave.tools.common.examples import Example
 from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.naive import naive_sql
 from queryweave.tools.sql.schema_select import own_words
-from queryweave.tools.sql.text_to_sql import TextToSQL, naive_sql
-from queryweave.tools.understanding.glossary import question_terms
+from queryweave.tools.sql.text_to_sql import TextToSQL
+from queryweave.tools.understanding.glossary import question_terms, word_senses
 
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
        "fix_joins": False, "drop_joins": False, "value_names": None, "translate_questions": False,
-       "link_values": False, "cross_lingual_tables": None}
+       "link_values": False, "cross_lingual_tables": None, "term_senses": None}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -46,6 +47,7 @@ SWITCHES = {
     "values": {"link_values": True},                      # a comparison moved to the column holding its values
     "zh-tables": {"cross_lingual_tables": question_terms},          # a Chinese question's tables chosen by its English readings
     "zh-numbers": {"cross_lingual_tables": own_words},     # ... by its own words less bare numbers (no readings)
+    "zh-links": {"term_senses": word_senses},             # a Chinese question's words linked to the names they mean
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
@@ -60,7 +62,7 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "+repairs+drop-joins": ("repairs", "drop-joins"), "default+drop-joins": DEFAULT + ("drop-joins",),
           "default+translate": DEFAULT + ("translate",), "default-values": _JOINED,
           "+repairs+joins+values": ("repairs", "joins", "values"), "default+zh-tables": DEFAULT + ("zh-tables",),
-          "default+zh-numbers": DEFAULT + ("zh-numbers",)}
+          "default+zh-numbers": DEFAULT + ("zh-numbers",), "default+zh-links": DEFAULT + ("zh-links",)}
 CHOSEN = "leave-one-database-out"
 
 

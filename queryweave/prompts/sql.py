@@ -29,6 +29,10 @@ COLUMN_HINTS = {  # schema linking by names, values and meaning (`tools.sql.colu
     "zh": "与问题最相关的列：{columns}{joins}",
 }
 
+TERM_LINKS = {
+    "en": "Words of the question and the tables or columns they name:\n{links}",
+    "zh": "问题中的词语对应的表或列：\n{links}",
+}
 JOIN_HINTS = {"en": "\nTheir tables join on: {joins}", "zh": "\n这些表的连接键：{joins}"}
 
 POOL_QUESTION = {  # a worked example from another database or another kind of question

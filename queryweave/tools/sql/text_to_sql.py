@@ -28,7 +28,7 @@ from queryweave.prompts import sql as P
 from queryweave.tools.common.examples import Example, nearest
 from queryweave.tools.common.guard_result import query_in_reply
 from queryweave.tools.common.sampling import Seeds
-from queryweave.tools.common.text import detect_language
+from queryweave.tools.common.text import cjk_ratio, detect_language
 from queryweave.tools.common.vote import majority
 from queryweave.tools.sql.column_link import column_scores, join_keys, top_columns
 from queryweave.tools.sql.column_link import table_scores as linked_table_scores
@@ -42,6 +42,7 @@ from queryweave.tools.sql.repair import explain_error
 from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.schema_select import select_tables, value_hints
 from queryweave.tools.sql.shape import Shape, question_shape
+from queryweave.tools.sql.term_links import Senses, term_links
 from queryweave.tools.sql.translate import english_question
 from queryweave.tools.sql.value_link import relink_values
 from queryweave.tools.sql.value_map import Named, map_translated
@@ -99,7 +100,7 @@ class TextToSQL:
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
                  seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
-                 cross_lingual_tables: Terms | None = None):
+                 cross_lingual_tables: Terms | None = None, term_senses: Senses | None = None):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -138,6 +139,10 @@ class TextToSQL:
         `cross_lingual_tables`, a reader such as `glossary.question_terms`, chooses a Chinese question's tables
         by the English readings of its words, not its few Latin words and numbers (`schema_select`). None by
         default: on 58 unseen-database questions it lost one (bench/results_structured.md, 27th session).
+        `term_senses`, a reader of a question's words and their English readings such as
+        `glossary.word_senses`, lists for a Chinese question the tables and columns its words name
+        ("面积 → country.SurfaceArea": `tools.sql.term_links`); None by default (see
+        bench/results_structured.md, 28th session).
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -147,6 +152,7 @@ class TextToSQL:
         self.fix_joins, self.drop_joins = fix_joins, drop_joins
         self.link_values = link_values
         self.cross_lingual_tables = cross_lingual_tables
+        self.term_senses = term_senses
         self.shape_repairs = shape_repairs
         self.shape_select = shape_select
         self.link_columns = link_columns
@@ -186,6 +192,11 @@ class TextToSQL:
         if hints:
             lines = "\n".join(f"- {t}.{c} = {v!r}" for t, c, v in hints)
             system += "\n\n" + pick(P.VALUE_HINTS, lang).format(hints=lines)
+        links = term_links(self.db, question, tables, self.term_senses) \
+            if self.term_senses is not None and cjk_ratio(question) > 0 else []
+        if links:
+            lines = "\n".join(f"- {w} → {', '.join(names)}" for w, names in links)
+            system += "\n\n" + pick(P.TERM_LINKS, lang).format(links=lines)
         best = top_columns(linked[0], tables) if linked else []
         if best:
             keys = join_keys(self.db, list(dict.fromkeys(t for t, _ in best)))
@@ -376,25 +387,3 @@ def _restore(answer: SqlAnswer, chosen: SqlAnswer, vote: bool) -> None:
     answer.truncated, answer.error = chosen.truncated, chosen.error
     if chosen.attempts:
         answer.attempts.append({**chosen.attempts[-1], "vote" if vote else "chosen": True})
-
-
-def naive_sql(db: SqlDatabase, llm: BaseChatModel, question: str) -> SqlAnswer:
-    """The baseline: whole schema, one shot, no selection, no value hints, no retry (still guarded)."""
-    lang = detect_language(question)
-    answer = SqlAnswer(question, tables=list(db.tables()))
-    schema = "\n".join(t.render() .split("\n")[0] for t in db.tables().values())
-    prompt = pick(P.NAIVE, lang).format(schema=schema, question=question)
-    try:
-        sql = extract_sql(str(llm.invoke([HumanMessage(prompt)]).content))
-    except Exception as exc:
-        answer.error = f"model call failed: {exc}"[:300]
-        return answer
-    answer.sql = sql
-    verdict = check_sql(sql, db.dialect)
-    if not verdict.allowed:
-        answer.error = f"blocked by the guard: {verdict.reason}"
-    else:
-        result = db.run(sql)
-        answer.columns, answer.rows, answer.error = result.columns, result.rows, result.error
-    answer.attempts.append({"sql": sql, "error": answer.error})
-    return answer

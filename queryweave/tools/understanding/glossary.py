@@ -149,3 +149,21 @@ def question_terms(question: str) -> set[str]:
             terms.update(tokenize(sense))
     return terms
 
+
+
+def word_senses(question: str) -> list[tuple[str, list[tuple[frozenset[str], bool]]]]:
+    """The Chinese words of a question with the stemmed English words of each of their readings and
+    whether that reading is a verb: the glossary's (nouns), else the first `DICTIONARY_SENSES` senses of
+    CC-CEDICT ("面积" -> [({area}, False), ({surfac, area}, False), ...]). What `tools.sql.term_links`
+    aligns with a schema's names."""
+    from queryweave.tools.understanding.zh_dictionary import lookup_spans
+
+    out: list[tuple[str, list[tuple[frozenset[str], bool]]]] = []
+    for a, b, readings in lookup_spans(question) if _HAN.search(question) else ():
+        word = question[a:b]
+        glossed = [(frozenset(tokenize(w)), False) for w in _PAIRS.get(word, ())]
+        read = [(frozenset(tokenize(sense)), verb) for sense, verb in readings[:DICTIONARY_SENSES]]
+        senses = [s for s in dict.fromkeys(glossed + read) if s[0]]
+        if senses:
+            out.append((word, senses))
+    return out
