@@ -57,3 +57,26 @@ def test_a_quoted_value_kept_in_chinese_is_mapped_to_the_stored_one(flights):
     assert llm.calls[1][-1].content.endswith('airlines from "美国".')  # the prompt is the English one
     assert answer.ok and sorted(answer.rows) == [("American Airlines", "AAL"), ("United Airlines", "UAL")]
     assert "'美国' -> 'USA'" in answer.attempts[0]["repairs"]
+
+
+def test_bilingual_shows_the_translation_beside_the_chinese_question(flights):
+    llm = ScriptedChatModel(responses=[
+        'List the names and abbreviations of all airlines from "America".',  # the translation
+        "```sql\nSELECT Airline, Abbreviation FROM airlines WHERE Country = '美国'\n```",
+        "USA",
+    ])
+    question = "列出所有“美国”的航空公司的名字和缩写。"
+    answer = TextToSQL(flights, llm, bilingual=True, examples=0, shape_select=0).ask(question, lang="zh")
+    last = llm.calls[1][-1].content
+    assert last.startswith(f"问题：{question}")  # the Chinese question stays, in the Chinese prompt
+    assert last.endswith('（英文：List the names and abbreviations of all airlines from "美国".）')
+    assert "数据库" in llm.calls[1][0].content  # the Chinese system prompt
+    assert answer.ok and sorted(answer.rows) == [("American Airlines", "AAL"), ("United Airlines", "UAL")]
+    # an unusable translation leaves the Chinese question alone; English questions are never translated
+    llm = ScriptedChatModel(responses=["List all American airlines.",
+                                       "```sql\nSELECT Airline FROM airlines WHERE Country = 'USA'\n```"])
+    TextToSQL(flights, llm, bilingual=True, examples=0, shape_select=0).ask(question, lang="zh")
+    assert llm.calls[1][-1].content == f"问题：{question}"
+    llm = ScriptedChatModel(responses=["```sql\nSELECT Airline FROM airlines WHERE Country = 'USA'\n```"])
+    TextToSQL(flights, llm, bilingual=True, examples=0, shape_select=0).ask("Which airlines are American?")
+    assert len(llm.calls[0]) and llm.calls[0][-1].content == "Question: Which airlines are American?"

@@ -143,7 +143,7 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
                           fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed,
                           link_values=args.link_values, cross_lingual_tables=_reader(args),
-                          term_senses=_senses(args))
+                          term_senses=_senses(args), bilingual=args.bilingual)
     return _report(args, report)
 
 
@@ -242,6 +242,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                         "(on by default)")
     p.add_argument("--cross-lingual-tables", action=argparse.BooleanOptionalAction, default=False,
                    help="choose a Chinese question's tables by the English readings of its words (off by default)")
+    p.add_argument("--bilingual", action=argparse.BooleanOptionalAction, default=False,
+                   help="show a Chinese question with its English translation beside it (one model call; "
+                        "off by default)")
     p.add_argument("--term-links", action=argparse.BooleanOptionalAction, default=False,
                    help="list the tables and columns a Chinese question's words name, by their English "
                         "readings (off by default)")

@@ -31,7 +31,8 @@ from queryweave.tools.understanding.glossary import question_terms, word_senses
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
        "fix_joins": False, "drop_joins": False, "value_names": None, "translate_questions": False,
-       "link_values": False, "cross_lingual_tables": None, "term_senses": None}
+       "link_values": False, "cross_lingual_tables": None, "term_senses": None,
+       "bilingual": False}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -48,6 +49,7 @@ SWITCHES = {
     "zh-tables": {"cross_lingual_tables": question_terms},          # a Chinese question's tables chosen by its English readings
     "zh-numbers": {"cross_lingual_tables": own_words},     # ... by its own words less bare numbers (no readings)
     "zh-links": {"term_senses": word_senses},             # a Chinese question's words linked to the names they mean
+    "zh-beside": {"bilingual": True},                     # ... shown with its English translation beside it
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
@@ -62,7 +64,8 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "+repairs+drop-joins": ("repairs", "drop-joins"), "default+drop-joins": DEFAULT + ("drop-joins",),
           "default+translate": DEFAULT + ("translate",), "default-values": _JOINED,
           "+repairs+joins+values": ("repairs", "joins", "values"), "default+zh-tables": DEFAULT + ("zh-tables",),
-          "default+zh-numbers": DEFAULT + ("zh-numbers",), "default+zh-links": DEFAULT + ("zh-links",)}
+          "default+zh-numbers": DEFAULT + ("zh-numbers",), "default+zh-links": DEFAULT + ("zh-links",),
+          "default+zh-beside": DEFAULT + ("zh-beside",)}
 CHOSEN = "leave-one-database-out"
 
 

@@ -45,6 +45,11 @@ QUESTION = {
     "zh": "问题：{question}",
 }
 
+BESIDE = {  # a Chinese question's English translation shown beside it (`TextToSQL(bilingual=True)`)
+    "en": "{question}\n(In English: {english})",
+    "zh": "{question}\n（英文：{english}）",
+}
+
 ANSWER = "```sql\n{sql}\n```"  # a few-shot example's reply
 
 REPAIR = {

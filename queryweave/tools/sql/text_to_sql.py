@@ -100,7 +100,8 @@ class TextToSQL:
                  shape_repairs: bool = True, shape_select: int = 2, link_columns: bool = False,
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
                  seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
-                 cross_lingual_tables: Terms | None = None, term_senses: Senses | None = None):
+                 cross_lingual_tables: Terms | None = None, term_senses: Senses | None = None,
+                 bilingual: bool = False):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -143,6 +144,8 @@ class TextToSQL:
         `glossary.word_senses`, lists for a Chinese question the tables and columns its words name
         ("面积 → country.SurfaceArea": `tools.sql.term_links`); None by default (see
         bench/results_structured.md, 28th session).
+        `bilingual` (off by default): a Chinese question is shown with its English translation beside it
+        (the same call as `translate_questions`); everything else still reads the Chinese question.
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -153,6 +156,7 @@ class TextToSQL:
         self.link_values = link_values
         self.cross_lingual_tables = cross_lingual_tables
         self.term_senses = term_senses
+        self.bilingual = bilingual
         self.shape_repairs = shape_repairs
         self.shape_select = shape_select
         self.link_columns = link_columns
@@ -245,12 +249,15 @@ class TextToSQL:
         if self.llm is None:
             answer.error = pick(P.NEEDS_LLM, lang)
             return answer
-        if self.translate_questions and lang == "zh":
+        if (self.translate_questions or self.bilingual) and lang == "zh":
             answer.translation = english_question(self.llm, question)
-            if answer.translation:
-                lang = "en"
-        messages, answer.tables = self.messages(answer.translation or question, lang)
-        shape = question_shape(answer.translation or question, lang) if self._shaped else None
+        read = question if self.bilingual or not answer.translation else answer.translation
+        lang = lang if read == question else "en"
+        messages, answer.tables = self.messages(read, lang)
+        if read == question and answer.translation:
+            beside = pick(P.BESIDE, lang).format(question=messages[-1].content, english=answer.translation)
+            messages[-1] = HumanMessage(beside)
+        shape = question_shape(read, lang) if self._shaped else None
         if shape is not None:
             answer.shape = shape.kind
         ran: list[SqlAnswer] = []  # the results that ran, in order
