@@ -267,3 +267,25 @@ def bench_module():
         return module
 
     return load
+
+
+def spider_folder(root: Path, db_id: str, script: str, question: dict) -> Path:
+    """A one-question Spider-layout folder (`questions.jsonl`, `database/<db_id>/<db_id>.sqlite`) under `root`."""
+    import json
+
+    folder = root / "spider"
+    (folder / "database" / db_id).mkdir(parents=True)
+    sqlite_file(folder / "database" / db_id / f"{db_id}.sqlite", script)
+    (folder / "questions.jsonl").write_text(json.dumps({"id": 0, "db_id": db_id, **question}, ensure_ascii=False),
+                                            encoding="utf-8")
+    return folder
+
+
+def eval_sql_accuracy(folder: Path, capsys: pytest.CaptureFixture, *flags: str) -> float:
+    """`queryweave eval sql FOLDER --json --quiet FLAGS...`'s execution accuracy (the model patched in first)."""
+    import json
+
+    from queryweave.cli.main import main
+
+    assert main(["eval", "sql", str(folder), *flags, "--json", "--quiet"]) == 0
+    return json.loads(capsys.readouterr().out)["execution_accuracy"]

@@ -1,7 +1,5 @@
 """A Chinese question's tables are chosen by the English readings of its words, not by its numbers."""
 
-import json
-
 import pytest
 
 from queryweave.testing import ScriptedChatModel
@@ -74,19 +72,11 @@ def _schema_reader(messages):
 
 def test_eval_sql_cli_links_chinese_tables_with_the_switch_on_only(tmp_path, monkeypatch, capsys):
     from queryweave.cli import structured
-    from queryweave.cli.main import main
-    from tests.conftest import sqlite_file
+    from tests.conftest import eval_sql_accuracy, spider_folder
 
-    folder = tmp_path / "spider"
-    (folder / "database" / "school").mkdir(parents=True)
     # eight tables, more than the five a prompt shows
-    sqlite_file(folder / "database" / "school" / "school.sqlite",
-                SCHEMA + "CREATE TABLE Transcripts (transcript_id INTEGER PRIMARY KEY, transcript_date TEXT);")
-    (folder / "questions.jsonl").write_text(json.dumps(
-        {"id": 0, "db_id": "school", "question_en": EN, "question_zh": ZH, "gold_sql": GOLD},
-        ensure_ascii=False), encoding="utf-8")
+    script = SCHEMA + "CREATE TABLE Transcripts (transcript_id INTEGER PRIMARY KEY, transcript_date TEXT);"
+    folder = spider_folder(tmp_path, "school", script, {"question_en": EN, "question_zh": ZH, "gold_sql": GOLD})
     monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[_schema_reader] * 12))
-    assert main(["eval", "sql", str(folder), "--languages", "zh", "--cross-lingual-tables", "--json", "--quiet"]) == 0
-    assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 1.0
-    assert main(["eval", "sql", str(folder), "--languages", "zh", "--json", "--quiet"]) == 0
-    assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 0.0
+    assert eval_sql_accuracy(folder, capsys, "--languages", "zh", "--cross-lingual-tables") == 1.0
+    assert eval_sql_accuracy(folder, capsys, "--languages", "zh") == 0.0

@@ -1,7 +1,5 @@
 """A Chinese question's words linked to the tables and columns they name, by their dictionary readings."""
 
-import json
-
 import pytest
 
 from queryweave.testing import ScriptedChatModel
@@ -94,17 +92,10 @@ def _link_reader(messages):
 
 def test_eval_sql_cli_links_words_with_the_switch_on_only(tmp_path, monkeypatch, capsys):
     from queryweave.cli import structured
-    from queryweave.cli.main import main
-    from tests.conftest import sqlite_file
+    from tests.conftest import eval_sql_accuracy, spider_folder
 
-    folder = tmp_path / "spider"
-    (folder / "database" / "world").mkdir(parents=True)
-    sqlite_file(folder / "database" / "world" / "world.sqlite", SCHEMA)
-    (folder / "questions.jsonl").write_text(json.dumps(
-        {"id": 0, "db_id": "world", "question_en": "Which country has the largest surface area?",
-         "question_zh": AREA_ZH, "gold_sql": GOLD}, ensure_ascii=False), encoding="utf-8")
+    folder = spider_folder(tmp_path, "world", SCHEMA, {
+        "question_en": "Which country has the largest surface area?", "question_zh": AREA_ZH, "gold_sql": GOLD})
     monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[_link_reader] * 12))
-    assert main(["eval", "sql", str(folder), "--languages", "zh", "--term-links", "--json", "--quiet"]) == 0
-    assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 1.0
-    assert main(["eval", "sql", str(folder), "--languages", "zh", "--json", "--quiet"]) == 0
-    assert json.loads(capsys.readouterr().out)["execution_accuracy"] == 0.0
+    assert eval_sql_accuracy(folder, capsys, "--languages", "zh", "--term-links") == 1.0
+    assert eval_sql_accuracy(folder, capsys, "--languages", "zh") == 0.0
