@@ -121,6 +121,11 @@ class Context:
         metadata={"description": "Text-to-SQL turns a Chinese question into English first (one model call), its quoted "
                   "values kept as written for the value mapping (off by default, bench/results_structured.md)."},
     )
+    sql_bilingual: bool = field(
+        default_factory=lambda: _env_bool("SQL_BILINGUAL", True),
+        metadata={"description": "Text-to-SQL shows a Chinese question with its English translation beside it (one "
+                  "model call; on: it met its criterion on never-scored questions, bench/results_structured.md)."},
+    )
     cypher_samples: int = field(
         default_factory=lambda: _env_int("CYPHER_SAMPLES", 3),
         metadata={"description": "Text-to-Cypher self-consistency: N queries (the greedy one and N-1 sampled) vote by "

@@ -104,7 +104,8 @@ def test_macro_question_routes_to_the_summary_layer(tmp_path, corpus_dir):
 
 def test_sql_route_maps_a_chinese_literal_to_the_stored_value_without_a_second_call(ctx, singers_db, monkeypatch):
     fake = _llm(monkeypatch, ["```sql\nSELECT count(*) AS n FROM singer WHERE country = '法国'\n```"])
-    out = graph.invoke({"question": "有多少歌手来自法国？"}, context=replace(ctx, sql_url=str(singers_db), llm="openai"))
+    out = graph.invoke({"question": "有多少歌手来自法国？"},
+                       context=replace(ctx, sql_url=str(singers_db), llm="openai", sql_bilingual=False))
     assert out["route"] == "sql"
     assert out["rows"] == [{"n": 2}] and "'France'" in out["sql"]
     assert len([c for c in fake.calls if "法国" in str(c)]) == 1  # the dictionary named it: no translation call

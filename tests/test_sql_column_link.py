@@ -72,5 +72,5 @@ def test_the_prompt_lists_the_linked_columns_and_their_keys(db):
     TextToSQL(db, plain).ask("Which students own a cat?")
     assert "most related" not in plain.calls[0][0].content
     zh = ScriptedChatModel(responses=["```sql\nSELECT age FROM student\n```"])
-    TextToSQL(db, zh, link_columns=True, embeddings=Meaning()).ask("学生的年龄是多少？", lang="zh")
+    TextToSQL(db, zh, link_columns=True, embeddings=Meaning(), bilingual=False).ask("学生的年龄是多少？", lang="zh")
     assert "与问题最相关的列" in zh.calls[0][0].content and "student.age" in zh.calls[0][0].content

@@ -51,7 +51,7 @@ def test_chinese_questions_keep_stored_literals(db):
 
 def test_examples_are_earlier_turns_and_can_be_turned_off(db):
     llm = ScriptedChatModel(responses=["```sql\nSELECT count(*) FROM singer WHERE country = 'France'\n```"])
-    answer = TextToSQL(db, llm).ask("法国有多少歌手？", lang="zh")
+    answer = TextToSQL(db, llm, bilingual=False).ask("法国有多少歌手？", lang="zh")
     assert answer.ok and answer.rows == [(2,)]
     sent = llm.calls[0]
     assert isinstance(sent[1], HumanMessage) and isinstance(sent[2], AIMessage)

@@ -75,3 +75,20 @@ def test_the_setting_is_read_from_the_environment(monkeypatch):
     for raw, expected in (("1", True), ("on", True), ("0", False), ("", False)):
         monkeypatch.setenv("QUERYWEAVE_SQL_TRANSLATE", raw)
         assert Context().sql_translate is expected
+
+
+@pytest.mark.parametrize("bilingual", [True, False])
+def test_by_default_the_translation_is_shown_beside_the_chinese_question(ctx, singers, monkeypatch, bilingual):
+    fake = _model(monkeypatch)
+    assert ctx.sql_bilingual is True  # the default a new user gets
+    out = graph.invoke({"question": QUESTION},
+                       context=replace(ctx, sql_url=f"sqlite:///{singers}", llm="openai", sql_bilingual=bilingual))
+    asked = [str(c[-1].content) for c in fake.calls if _writes_sql(c)]
+    assert asked[0].startswith(f"问题：{QUESTION}")  # the Chinese question stays the question
+    beside = '（英文：What are the names of the singers whose country is "法国"?）'
+    assert asked[0].endswith(beside) is bilingual
+    assert sorted(next(iter(r.values())) for r in out["rows"]) == ["Justin Brown", "Rose White"]
+    monkeypatch.setenv("QUERYWEAVE_SQL_BILINGUAL", "0")
+    from queryweave.config import Context
+
+    assert Context().sql_bilingual is False

@@ -108,7 +108,7 @@ def test_pipeline_translates_a_chinese_literal_with_one_short_model_call(db):
         "```sql\nSELECT document_id FROM documents WHERE document_name = '客户评论'\n```",
         "Customer Reviews",
     ])
-    answer = TextToSQL(db, llm, translate_questions=False).ask("名为“客户评论”的文档的编号是多少？", lang="zh")
+    answer = TextToSQL(db, llm, translate_questions=False, bilingual=False).ask("名为“客户评论”的文档的编号是多少？", lang="zh")
     assert answer.ok and answer.rows == [(1,)]
     assert answer.attempts[0]["repairs"] == ["'客户评论' -> 'Customer reviews'"]
     assert len(llm.calls) == 2 and "document_name" in llm.calls[1][0].content
@@ -133,7 +133,7 @@ def test_a_literal_the_dictionary_reads_is_mapped_without_a_model_call(db):
 
 def test_pipeline_maps_a_dictionary_literal_with_no_second_model_call(db):
     llm = ScriptedChatModel(responses=["```sql\nSELECT document_id FROM documents WHERE document_name = '客户评论'\n```"])
-    answer = TextToSQL(db, llm, value_names=named_value).ask("名为“客户评论”的文档的编号是多少？", lang="zh")
+    answer = TextToSQL(db, llm, value_names=named_value, bilingual=False).ask("名为“客户评论”的文档的编号是多少？", lang="zh")
     assert answer.ok and answer.rows == [(1,)] and len(llm.calls) == 1
     assert answer.attempts[0]["repairs"] == ["'客户评论' -> 'Customer reviews'"]
 
@@ -191,8 +191,14 @@ def test_chinese_question_is_translated_once_and_answered_in_english(db):
 
 
 def test_question_translation_is_off_by_default(db):
-    llm = ScriptedChatModel(responses=["```sql\nSELECT count(*) FROM visitor WHERE Age < 30\n```"])
+    # by default the translation is shown beside the Chinese question, which stays the question asked
+    llm = ScriptedChatModel(responses=["How many visitors are under 30?",
+                                       "```sql\nSELECT count(*) FROM visitor WHERE Age < 30\n```"])
     answer = TextToSQL(db, llm).ask("30岁以下的游客有多少？", lang="zh")
+    assert answer.rows == [(2,)] and len(llm.calls) == 2
+    assert llm.calls[1][-1].content == "问题：30岁以下的游客有多少？\n（英文：How many visitors are under 30?）"
+    llm = ScriptedChatModel(responses=["```sql\nSELECT count(*) FROM visitor WHERE Age < 30\n```"])
+    answer = TextToSQL(db, llm, bilingual=False).ask("30岁以下的游客有多少？", lang="zh")
     assert answer.translation == "" and answer.rows == [(2,)] and len(llm.calls) == 1
 
 

@@ -115,7 +115,7 @@ def test_blocked_query_never_runs_and_retries_are_bounded(db_path):
 def test_translated_value_is_fed_back_with_the_columns_values(db_path):
     llm = ScriptedChatModel(responses=["SELECT count(*) FROM singer WHERE country = '法国'",
                                        "SELECT count(*) FROM singer WHERE country = 'France'"])
-    answer = TextToSQL(SqlDatabase(str(db_path)), llm, translate_questions=False,
+    answer = TextToSQL(SqlDatabase(str(db_path)), llm, translate_questions=False, bilingual=False,
                        map_values=False).ask("法国有多少歌手？")
     assert answer.rows == [(2,)]
     assert "'France'" in llm.calls[1][-1].content and "法国" in llm.calls[1][-1].content

@@ -242,9 +242,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
                         "(on by default)")
     p.add_argument("--cross-lingual-tables", action=argparse.BooleanOptionalAction, default=False,
                    help="choose a Chinese question's tables by the English readings of its words (off by default)")
-    p.add_argument("--bilingual", action=argparse.BooleanOptionalAction, default=False,
+    p.add_argument("--bilingual", action=argparse.BooleanOptionalAction, default=True,
                    help="show a Chinese question with its English translation beside it (one model call; "
-                        "off by default)")
+                        "on by default)")
     p.add_argument("--term-links", action=argparse.BooleanOptionalAction, default=False,
                    help="list the tables and columns a Chinese question's words name, by their English "
                         "readings (off by default)")

@@ -51,11 +51,13 @@ SWITCHES = {
     "zh-links": {"term_senses": word_senses},             # a Chinese question's words linked to the names they mean
     "zh-beside": {"bilingual": True},                     # ... shown with its English translation beside it
 }
-DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values")  # what `TextToSQL()` does by default
+DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values",
+           "zh-beside")  # what `TextToSQL()` does by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
 _BEFORE = ("linking", "examples", "repairs")  # the default until the shape checks were measured
 _SHAPED = _BEFORE + ("shape-repairs", "shape-select")  # the default until the join repairs were measured
 _JOINED = _SHAPED + ("joins",)  # the default until value-based column linking
+_VALUED = _JOINED + ("values",)  # the default until the translation beside Chinese questions
 COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFORE + ("joins",),
           "+repairs+joins": ("repairs", "joins"), "default-joins": _SHAPED,
           "default-shape-select": _BEFORE + ("shape-repairs", "joins"),
@@ -65,7 +67,7 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "default+translate": DEFAULT + ("translate",), "default-values": _JOINED,
           "+repairs+joins+values": ("repairs", "joins", "values"), "default+zh-tables": DEFAULT + ("zh-tables",),
           "default+zh-numbers": DEFAULT + ("zh-numbers",), "default+zh-links": DEFAULT + ("zh-links",),
-          "default+zh-beside": DEFAULT + ("zh-beside",)}
+          "default-zh-beside": _VALUED}
 CHOSEN = "leave-one-database-out"
 
 

@@ -101,7 +101,7 @@ class TextToSQL:
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
                  seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
                  cross_lingual_tables: Terms | None = None, term_senses: Senses | None = None,
-                 bilingual: bool = False):
+                 bilingual: bool = True):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -144,8 +144,9 @@ class TextToSQL:
         `glossary.word_senses`, lists for a Chinese question the tables and columns its words name
         ("面积 → country.SurfaceArea": `tools.sql.term_links`); None by default (see
         bench/results_structured.md, 28th session).
-        `bilingual` (off by default): a Chinese question is shown with its English translation beside it
-        (the same call as `translate_questions`); everything else still reads the Chinese question.
+        `bilingual` (on by default: it met its criterion on never-scored questions, 28th session): a Chinese
+        question is shown with its English translation beside it (the same call as `translate_questions`);
+        everything else still reads the Chinese question.
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -251,7 +252,7 @@ class TextToSQL:
             return answer
         if (self.translate_questions or self.bilingual) and lang == "zh":
             answer.translation = english_question(self.llm, question)
-        read = question if self.bilingual or not answer.translation else answer.translation
+        read = answer.translation if self.translate_questions and answer.translation else question
         lang = lang if read == question else "en"
         messages, answer.tables = self.messages(read, lang)
         if read == question and answer.translation:
