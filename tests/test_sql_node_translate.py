@@ -54,14 +54,19 @@ def _model(monkeypatch) -> ScriptedChatModel:
     return fake
 
 
+def _ask(ctx, singers, fake, **settings):
+    """The graph's answer to QUESTION over `singers`, and the last turns of the query-writing prompts."""
+    out = graph.invoke({"question": QUESTION},
+                       context=replace(ctx, sql_url=f"sqlite:///{singers}", llm="openai", **settings))
+    return out, [str(c[-1].content) for c in fake.calls if _writes_sql(c)]
+
+
 @pytest.mark.parametrize("translate", [True, False])
 def test_a_chinese_question_is_translated_before_writing_sql_when_configured(ctx, singers, monkeypatch, translate):
     fake = _model(monkeypatch)
     assert ctx.sql_translate is False  # the default a new user gets
-    out = graph.invoke({"question": QUESTION},
-                       context=replace(ctx, sql_url=f"sqlite:///{singers}", llm="openai", sql_translate=translate))
+    out, asked = _ask(ctx, singers, fake, sql_translate=translate)
     assert out["route"] == "sql"
-    asked = [str(c[-1].content) for c in fake.calls if _writes_sql(c)]
     if translate:
         assert asked[0].endswith('whose country is "法国"?')  # English, the quoted value as the user wrote it
     else:
@@ -81,9 +86,7 @@ def test_the_setting_is_read_from_the_environment(monkeypatch):
 def test_by_default_the_translation_is_shown_beside_the_chinese_question(ctx, singers, monkeypatch, bilingual):
     fake = _model(monkeypatch)
     assert ctx.sql_bilingual is True  # the default a new user gets
-    out = graph.invoke({"question": QUESTION},
-                       context=replace(ctx, sql_url=f"sqlite:///{singers}", llm="openai", sql_bilingual=bilingual))
-    asked = [str(c[-1].content) for c in fake.calls if _writes_sql(c)]
+    out, asked = _ask(ctx, singers, fake, sql_bilingual=bilingual)
     assert asked[0].startswith(f"问题：{QUESTION}")  # the Chinese question stays the question
     beside = '（英文：What are the names of the singers whose country is "法国"?）'
     assert asked[0].endswith(beside) is bilingual
