@@ -3,7 +3,8 @@
 import pytest
 
 from queryweave.testing import ScriptedChatModel
-from queryweave.tools.sql.term_links import name_pieces, term_links
+from queryweave.tools.sql.schema_select import name_pieces
+from queryweave.tools.sql.term_links import term_links
 from queryweave.tools.sql.text_to_sql import TextToSQL
 from queryweave.tools.understanding.glossary import word_senses
 

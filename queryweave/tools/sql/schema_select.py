@@ -24,10 +24,15 @@ _QUOTED = re.compile(r"[\"'“‘]([^\"'”’]{2,60})[\"'”’]")
 Reader = Callable[[str], "set[str] | None"]
 
 
-def identifier_tokens(name: str) -> set[str]:
-    """Stemmed pieces of an identifier: `car_makers` -> {car, maker}; `FullName` -> {full, name}."""
+def name_pieces(name: str) -> list[str]:
+    """Stemmed pieces of an identifier in order: `SurfaceArea` -> [surfac, area]; `car_makers` -> [car, maker]."""
     parts = [p for chunk in re.split(r"[_\W]+", name) for p in _CAMEL.findall(chunk)]
-    return set(tokenize(" ".join(parts), stopwords=False)) | {name.lower()}
+    return tokenize(" ".join(parts), stopwords=False)
+
+
+def identifier_tokens(name: str) -> set[str]:
+    """Stemmed pieces of an identifier and the whole name: `FullName` -> {full, name, fullname}."""
+    return set(name_pieces(name)) | {name.lower()}
 
 
 def own_words(question: str) -> set[str]:

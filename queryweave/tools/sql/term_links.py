@@ -16,26 +16,18 @@ The prompt lists the links; nothing is taken out of it. No data of any evaluatio
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from queryweave.tools.common.text import tokenize
 from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.schema_select import name_pieces
 
 Senses = Callable[[str], "list[tuple[str, list[tuple[frozenset[str], bool]]]]"]  # word, [(reading, is a verb)]
 Links = list[tuple[str, list[str]]]
 
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _KEYS = {"id"}
 # readings that ask for an operation (多少, 平均, 最高), not a column, even where a column is so named
 _OPERATIONS = {"number", "amount", "count", "total", "sum", "quantiti", "averag", "mean", "highest", "lowest",
                "maximum", "minimum", "max", "min", "most", "least"}
-
-
-def name_pieces(name: str) -> list[str]:
-    """Stemmed pieces of an identifier in order (`SurfaceArea` -> [surfac, area])."""
-    parts = [p for chunk in re.split(r"[_\W]+", name) for p in _CAMEL.findall(chunk)]
-    return tokenize(" ".join(parts), stopwords=False)
 
 
 def _names(sense: frozenset[str], pieces: list[str], table: set[str], how: str) -> bool:
