@@ -126,6 +126,12 @@ class Context:
         metadata={"description": "Text-to-SQL shows a Chinese question with its English translation beside it (one "
                   "model call; on: it met its criterion on never-scored questions, bench/results_structured.md)."},
     )
+    sql_term_links: bool = field(
+        default_factory=lambda: _env_bool("SQL_TERM_LINKS", False),
+        metadata={"description": "Text-to-SQL lists a Chinese question's words beside the tables and columns they name "
+                  "(\"面积 → country.SurfaceArea\", from the dictionary; no model call; off: +1 net where +2 was asked "
+                  "on never-scored questions, bench/results_structured.md)."},
+    )
     cypher_samples: int = field(
         default_factory=lambda: _env_int("CYPHER_SAMPLES", 3),
         metadata={"description": "Text-to-Cypher self-consistency: N queries (the greedy one and N-1 sampled) vote by "

@@ -95,3 +95,18 @@ def test_by_default_the_translation_is_shown_beside_the_chinese_question(ctx, si
     from queryweave.config import Context
 
     assert Context().sql_bilingual is False
+
+
+@pytest.mark.parametrize("linked", [True, False])
+def test_term_links_reach_the_prompt_only_when_configured(ctx, singers, monkeypatch, linked):
+    fake = _model(monkeypatch)
+    assert ctx.sql_term_links is False  # the default a new user gets (bench/results_structured.md)
+    out, _ = _ask(ctx, singers, fake, sql_term_links=linked, sql_bilingual=False)
+    systems = [str(c[0].content) for c in fake.calls if _writes_sql(c)]
+    assert systems and all(("国家 → singer.country" in s) is linked for s in systems)
+    assert all(("名字 → singer.name" in s) is linked for s in systems)
+    assert sorted(next(iter(r.values())) for r in out["rows"]) == ["Justin Brown", "Rose White"]
+    monkeypatch.setenv("QUERYWEAVE_SQL_TERM_LINKS", "1")
+    from queryweave.config import Context
+
+    assert Context().sql_term_links is True

@@ -47,11 +47,13 @@ def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     """Question -> guarded SQL -> rows."""
     from queryweave.tools.retrieval.self_query_match import named_value
     from queryweave.tools.sql.text_to_sql import TextToSQL
+    from queryweave.tools.understanding.glossary import word_senses
 
     ctx = context_of(runtime)
     ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx.model_settings()), samples=max(1, ctx.sql_samples),
-                    value_names=named_value, seed=ctx.sample_seed,
-                    translate_questions=ctx.sql_translate, bilingual=ctx.sql_bilingual).ask(query_of(state))
+                    value_names=named_value, seed=ctx.sample_seed, translate_questions=ctx.sql_translate,
+                    bilingual=ctx.sql_bilingual,
+                    term_senses=word_senses if ctx.sql_term_links else None).ask(query_of(state))
     return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), language_of(state, ctx),
                    resolve_backend(ctx.model_settings()))
 
