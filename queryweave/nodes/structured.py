@@ -17,6 +17,7 @@ from queryweave.tools.stores.sources import open_graph, open_sql, redact
 MAX_SHOWN = 20
 FAILED = {"en": "I could not answer this from the {kind} source: {error}",
           "zh": "无法从{kind}数据源回答这个问题：{error}"}
+NO_MATCH = {"en": "Nothing matched: {note}.", "zh": "没有匹配的行：{note}。"}  # an empty result, and why
 
 
 def rows_table(columns: list[str], rows: list[Any]) -> str:
@@ -32,14 +33,24 @@ def rows_table(columns: list[str], rows: list[Any]) -> str:
 
 
 def _finish(kind: str, query: str, columns: list[str], rows: list[Any], error: str | None, source: str,
-            lang: str, backend: str) -> dict[str, Any]:
+            lang: str, backend: str, note: str | None = None) -> dict[str, Any]:
     if error:
         return {"answer": FAILED[lang if lang in FAILED else "en"].format(kind=kind, error=error), "citations": [],
                 "confidence": 0.1, "backend": backend, kind.lower(): query}
     answer = f"{rows_table(columns, rows)}\n\n```{kind.lower()}\n{query}\n```"
+    if note:
+        answer = f"{rows_table(columns, rows)}\n\n{NO_MATCH[lang if lang in NO_MATCH else 'en'].format(note=note)}" \
+                 f"\n\n```{kind.lower()}\n{query}\n```"
     return {"answer": answer, "rows": [dict(zip(columns, r, strict=False)) for r in rows[:100]],
             "citations": [{"chunk_id": kind.lower(), "source": source, "title": f"{kind} query", "text": query}],
-            "confidence": 0.85 if rows else 0.5, "backend": backend, kind.lower(): query}
+            "confidence": 0.85 if rows else 0.3 if note else 0.5, "backend": backend, kind.lower(): query}
+
+
+def _absent_values(db: Any, sql: str, rows: list[Any], lang: str) -> str | None:
+    """For an empty result: which compared values the data does not hold, with the values it does."""
+    from queryweave.tools.sql.literals import check_literals
+
+    return None if rows or not sql else check_literals(db, sql, lang=lang, max_values=12)[1]
 
 
 @timed("text_to_sql")
@@ -50,12 +61,15 @@ def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     from queryweave.tools.understanding.glossary import word_senses
 
     ctx = context_of(runtime)
-    ans = TextToSQL(open_sql(ctx.sql_url), get_chat_model(ctx.model_settings()), samples=max(1, ctx.sql_samples),
+    db = open_sql(ctx.sql_url)
+    ans = TextToSQL(db, get_chat_model(ctx.model_settings()), samples=max(1, ctx.sql_samples),
                     value_names=named_value, seed=ctx.sample_seed, translate_questions=ctx.sql_translate,
                     bilingual=ctx.sql_bilingual,
                     term_senses=word_senses if ctx.sql_term_links else None).ask(query_of(state))
-    return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), language_of(state, ctx),
-                   resolve_backend(ctx.model_settings()))
+    lang = language_of(state, ctx)
+    note = None if ans.error else _absent_values(db, ans.sql, ans.rows, lang)
+    return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), lang,
+                   resolve_backend(ctx.model_settings()), note)
 
 
 @timed("text_to_cypher")
