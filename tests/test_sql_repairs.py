@@ -103,6 +103,33 @@ def test_translated_literal_is_mapped_to_the_database_value(db):
     assert len(asked) == 2  # ASCII literals are never sent for translation
 
 
+def test_a_chinese_like_pattern_is_translated_only_when_the_translation_matches_rows(db):
+    asked = []
+
+    def translate(value, table, column, examples):
+        asked.append(value)
+        return {"评论": "Review", "夏季": "Summer", "冬季": "Winter", "纽": "N"}[value]
+
+    sql, notes = map_translated(db, "SELECT document_id FROM documents WHERE document_name LIKE '%评论%'", translate)
+    assert sql.endswith("LIKE '%Review%'") and notes == ["'%评论%' -> '%Review%'"]
+    assert db.run(sql).rows == [(1,)]  # LIKE ignores case: 'Customer reviews'
+    sql, _ = map_translated(db, "SELECT document_id FROM documents WHERE document_name LIKE '夏季%'", translate)
+    assert sql.endswith("LIKE 'Summer%'") and db.run(sql).rows == [(2,)]  # the wildcards as they were
+    for kept in ("'%冬季%'", "'%纽%'"):  # matches nothing; too short to say anything
+        unchanged = f"SELECT document_id FROM documents WHERE document_name LIKE {kept}"
+        assert map_translated(db, unchanged, translate) == (unchanged, [])
+    english = "SELECT document_id FROM documents WHERE document_name LIKE '%Show%'"
+    assert map_translated(db, english, translate) == (english, [])
+    assert asked == ["评论", "夏季", "冬季", "纽"]  # English patterns are never sent
+
+
+def test_pipeline_maps_a_chinese_like_pattern(db):
+    llm = ScriptedChatModel(responses=[
+        "```sql\nSELECT document_id FROM documents WHERE document_name LIKE '%评论%'\n```", "reviews"])
+    answer = TextToSQL(db, llm, bilingual=False).ask("名字里有“评论”的文档的编号是什么？", lang="zh")
+    assert answer.ok and answer.rows == [(1,)] and answer.attempts[0]["repairs"] == ["'%评论%' -> '%reviews%'"]
+
+
 def test_pipeline_translates_a_chinese_literal_with_one_short_model_call(db):
     llm = ScriptedChatModel(responses=[
         "```sql\nSELECT document_id FROM documents WHERE document_name = '客户评论'\n```",

@@ -70,6 +70,20 @@ def string_literals(db: SqlDatabase, tree: exp.Expression) -> list[tuple[str, st
     return out
 
 
+def like_patterns(db: SqlDatabase, tree: exp.Expression) -> list[tuple[str, str, str]]:
+    """(table, column, pattern) for each `column LIKE 'pattern'` on a text column."""
+    aliases = _aliases(db, tree)
+    out = []
+    for node in tree.find_all(exp.Like):
+        column, pattern = node.this, node.expression
+        if not (isinstance(column, exp.Column) and isinstance(pattern, exp.Literal) and pattern.is_string):
+            continue
+        table = _table_of(db, column, aliases)
+        if table is not None and column.name.lower() in {c.lower() for c in db.text_columns(table)}:
+            out.append((table, _column_name(db, table, column.name), pattern.this))
+    return out
+
+
 def value_exists(db: SqlDatabase, table: str, column: str, value: str) -> bool:
     """Whether `value` occurs exactly in `table.column`."""
     q = db.quote

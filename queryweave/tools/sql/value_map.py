@@ -11,6 +11,11 @@ matches a real value of the column: exactly, ignoring case, or as the single clo
 `tools.retrieval.self_query_match.named_value`: the column's values found in the literal through
 inflection and a bilingual dictionary, 客户评论 -> 'Customer reviews'; a lower layer, so passed in).
 Otherwise the literal is left for the literal check to report.
+
+A `LIKE` pattern with Chinese text that matches no row (`name LIKE '%计算机%'` where the column stores
+'Computer Science') goes to the same `translate` callback with its text less the wildcards; the proposal
+replaces that text, wildcards kept, only when the new pattern matches at least one row of the column
+(`'%计算机%' -> '%Computer%'`).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from collections.abc import Callable
 import sqlglot
 
 from queryweave.tools.sql.database import SqlDatabase
-from queryweave.tools.sql.literals import string_literals, value_exists
+from queryweave.tools.sql.literals import like_patterns, string_literals, value_exists
 
 Translate = Callable[[str, str, str, list[str]], str | None]
 Named = Callable[[str, list[str], str], str | None]  # (literal, column values, column) -> the value it names
@@ -80,4 +85,31 @@ def map_translated(db: SqlDatabase, sql: str, translate: Translate | None, examp
             continue
         sql = sql.replace("'" + value.replace("'", "''") + "'", "'" + found.replace("'", "''") + "'")
         notes.append(f"{value!r} -> {found!r}")
+    if translate is not None:
+        for table, column, pattern in like_patterns(db, tree):
+            found = _mapped_pattern(db, table, column, pattern, translate)
+            if found is not None:
+                sql = sql.replace("'" + pattern.replace("'", "''") + "'", "'" + found.replace("'", "''") + "'")
+                notes.append(f"{pattern!r} -> {found!r}")
     return sql, notes
+
+
+def _matches(db: SqlDatabase, table: str, column: str, pattern: str) -> bool:
+    q = db.quote
+    safe = pattern.replace("'", "''")
+    return bool(db.run(f"SELECT 1 FROM {q(table)} WHERE {q(column)} LIKE '{safe}' LIMIT 1", max_rows=1).rows)
+
+
+def _mapped_pattern(db: SqlDatabase, table: str, column: str, pattern: str, translate: Translate) -> str | None:
+    """A Chinese `LIKE` pattern that matches nothing, its text translated: when that matches some row."""
+    text = pattern.strip("%_")
+    if text.isascii() or not text or _matches(db, table, column, pattern):
+        return None
+    try:
+        proposal = (translate(text, table, column, []) or "").strip().strip("'\"“”‘’%").strip()
+    except Exception:
+        return None
+    if not proposal.isascii() or sum(c.isalnum() for c in proposal) < 2 or "'" in proposal:
+        return None
+    found = pattern.replace(text, proposal, 1)
+    return found if _matches(db, table, column, found) else None
