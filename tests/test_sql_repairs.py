@@ -8,7 +8,7 @@ from queryweave.testing import ScriptedChatModel
 from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.schema_fix import fix_columns
-from queryweave.tools.sql.text_to_sql import TextToSQL
+from queryweave.tools.sql.text_to_sql import TextToSQL, proposal_of
 from queryweave.tools.sql.value_map import closest_value, map_translated
 
 
@@ -128,6 +128,16 @@ def test_pipeline_maps_a_chinese_like_pattern(db):
         "```sql\nSELECT document_id FROM documents WHERE document_name LIKE '%评论%'\n```", "reviews"])
     answer = TextToSQL(db, llm, bilingual=False).ask("名字里有“评论”的文档的编号是什么？", lang="zh")
     assert answer.ok and answer.rows == [(1,)] and answer.attempts[0]["repairs"] == ["'%评论%' -> '%reviews%'"]
+
+
+def test_a_translation_given_as_a_sentence_yields_its_quoted_value(db):
+    assert proposal_of("The value '西' in the database column Addresses.city would be stored as 'West'.") == "West"
+    assert proposal_of("Mary's Diner") == "Mary's Diner" and proposal_of('"Hidden"') == '"Hidden"'
+    llm = ScriptedChatModel(responses=[
+        "```sql\nSELECT document_id FROM documents WHERE document_name = '夏季展览'\n```",
+        "The value '夏季展览' of documents.document_name would be stored as \"Summer Show\"."])
+    answer = TextToSQL(db, llm, bilingual=False).ask("“夏季展览”文档的编号是什么？", lang="zh")
+    assert answer.ok and answer.rows == [(2,)]
 
 
 def test_pipeline_translates_a_chinese_literal_with_one_short_model_call(db):

@@ -338,8 +338,8 @@ class TextToSQL:
         The column's values are deliberately not shown: a small model then tends to echo the first one.
         """
         prompt = P.TRANSLATE_VALUE.format(table=table, column=column, value=value)
-        reply = str(self.llm.invoke([HumanMessage(prompt)]).content).strip()
-        return reply.strip("`").strip().splitlines()[0] if reply.strip("`").strip() else None
+        reply = str(self.llm.invoke([HumanMessage(prompt)]).content).strip().strip("`").strip()
+        return proposal_of(reply.splitlines()[0]) if reply else None
 
     def _run(self, answer: SqlAnswer, sql: str) -> str | None:
         """Guard, run and check one query; returns feedback for the model, or None when done."""
@@ -379,6 +379,14 @@ class TextToSQL:
         if problem and len(answer.attempts) <= self.max_retries:
             return problem
         return None
+
+
+def proposal_of(line: str) -> str:
+    """A translation reply's value: the line, or, when the model answered with a sentence ("The value '西'
+    … would be stored as 'West'."), its last quoted span."""
+    spans = re.findall(r"'([^']+)'|\"([^\"]+)\"", line)
+    outside = re.sub(r"'[^']+'|\"[^\"]+\"", " ", line).split()
+    return next(a or b for a, b in reversed(spans)) if spans and len(outside) >= 3 else line
 
 
 def _snapshot(answer: SqlAnswer) -> SqlAnswer:
