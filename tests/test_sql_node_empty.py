@@ -4,32 +4,15 @@ or a name the data does not have at all)."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from queryweave.graph.builder import graph
 from queryweave.testing import ScriptedChatModel, use_model_in_nodes
-from queryweave.tools.stores import sources
 
 
-@pytest.fixture()
-def singers(tmp_path: Path) -> Path:
-    path = tmp_path / "music.sqlite"
-    with sqlite3.connect(path) as conn:
-        conn.execute("CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER)")
-        conn.executemany("INSERT INTO singer VALUES (?, ?, ?, ?)", [
-            (1, "Joe Sharp", "Netherlands", 52), (2, "Timbaland", "United States", 32),
-            (3, "Justin Brown", "France", 29), (4, "Rose White", "France", 41)])
-    conn.close()
-    sources.open_sql.cache_clear()
-    sources.sql_vocabulary.cache_clear()
-    return path
-
-
-def _ask(ctx, singers, monkeypatch, question: str, sql: str) -> dict:
+def _ask(ctx, singers_db, monkeypatch, question: str, sql: str) -> dict:
     def reply(messages):
         text = str(messages[-1].content)
         if text.startswith("Translate"):
@@ -38,15 +21,15 @@ def _ask(ctx, singers, monkeypatch, question: str, sql: str) -> dict:
 
     use_model_in_nodes(monkeypatch, ScriptedChatModel(responses=[reply]))
     return graph.invoke({"question": question}, context=replace(
-        ctx, sql_url=f"sqlite:///{singers}", llm="openai", sql_bilingual=False))
+        ctx, sql_url=f"sqlite:///{singers_db}", llm="openai", sql_bilingual=False))
 
 
 @pytest.mark.parametrize("question, value, words", [
     ("国家是“德国”的歌手叫什么名字？", "德国", "没有匹配的行"),
     ("What are the names of the singers from 'Germany'?", "Germany", "Nothing matched"),
 ])
-def test_an_empty_result_names_the_value_the_data_lacks(ctx, singers, monkeypatch, question, value, words):
-    out = _ask(ctx, singers, monkeypatch, question, f"SELECT name FROM singer WHERE country = '{value}'")
+def test_an_empty_result_names_the_value_the_data_lacks(ctx, singers_db, monkeypatch, question, value, words):
+    out = _ask(ctx, singers_db, monkeypatch, question, f"SELECT name FROM singer WHERE country = '{value}'")
     assert out["route"] == "sql" and out["rows"] == []
     assert words in out["answer"] and repr(value) in out["answer"]
     for stored in ("France", "Netherlands", "United States"):  # what the user can ask for instead
@@ -54,8 +37,8 @@ def test_an_empty_result_names_the_value_the_data_lacks(ctx, singers, monkeypatc
     assert out["confidence"] < 0.5
 
 
-def test_an_empty_result_of_stored_values_adds_no_note(ctx, singers, monkeypatch):
-    out = _ask(ctx, singers, monkeypatch, "Which singers from 'France' are older than 60?",
+def test_an_empty_result_of_stored_values_adds_no_note(ctx, singers_db, monkeypatch):
+    out = _ask(ctx, singers_db, monkeypatch, "Which singers from 'France' are older than 60?",
                "SELECT name FROM singer WHERE country = 'France' AND age > 60")
     assert out["route"] == "sql" and out["rows"] == []
     assert "(no rows)" in out["answer"] and "Nothing matched" not in out["answer"]

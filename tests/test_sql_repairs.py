@@ -8,8 +8,8 @@ from queryweave.testing import ScriptedChatModel
 from queryweave.tools.retrieval.self_query_match import named_value
 from queryweave.tools.sql.database import SqlDatabase
 from queryweave.tools.sql.schema_fix import fix_columns
-from queryweave.tools.sql.text_to_sql import TextToSQL, proposal_of
-from queryweave.tools.sql.value_map import closest_value, map_translated
+from queryweave.tools.sql.text_to_sql import TextToSQL
+from queryweave.tools.sql.value_map import closest_value, map_translated, proposal_of
 
 
 @pytest.fixture()

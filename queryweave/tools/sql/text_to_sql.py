@@ -45,7 +45,7 @@ from queryweave.tools.sql.shape import Shape, question_shape
 from queryweave.tools.sql.term_links import Senses, term_links
 from queryweave.tools.sql.translate import english_question
 from queryweave.tools.sql.value_link import relink_values
-from queryweave.tools.sql.value_map import Named, map_translated
+from queryweave.tools.sql.value_map import Named, map_translated, proposal_of
 
 _FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
 _START = re.compile(r"\b(SELECT|WITH)\b", re.I)
@@ -379,14 +379,6 @@ class TextToSQL:
         if problem and len(answer.attempts) <= self.max_retries:
             return problem
         return None
-
-
-def proposal_of(line: str) -> str:
-    """A translation reply's value: the line, or, when the model answered with a sentence ("The value '西'
-    … would be stored as 'West'."), its last quoted span."""
-    spans = re.findall(r"'([^']+)'|\"([^\"]+)\"", line)
-    outside = re.sub(r"'[^']+'|\"[^\"]+\"", " ", line).split()
-    return next(a or b for a, b in reversed(spans)) if spans and len(outside) >= 3 else line
 
 
 def _snapshot(answer: SqlAnswer) -> SqlAnswer:

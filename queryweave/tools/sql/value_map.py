@@ -21,6 +21,7 @@ replaces that text, wildcards kept, only when the new pattern matches at least o
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 
 import sqlglot
@@ -57,6 +58,14 @@ def closest_value(proposal: str, values: list[str], cutoff: float = 0.8) -> str 
                            > difflib.SequenceMatcher(None, proposal.lower(), close[1]).ratio() + 0.1):
         return lower[close[0]]
     return None
+
+
+def proposal_of(line: str) -> str:
+    """A translation reply's value: the line, or, when the model answered with a sentence ("The value '西'
+    … would be stored as 'West'."), its last quoted span."""
+    spans = re.findall(r"'([^']+)'|\"([^\"]+)\"", line)
+    outside = re.sub(r"'[^']+'|\"[^\"]+\"", " ", line).split()
+    return next(a or b for a, b in reversed(spans)) if spans and len(outside) >= 3 else line
 
 
 def map_translated(db: SqlDatabase, sql: str, translate: Translate | None, examples: int = 8,
