@@ -32,7 +32,7 @@ OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": Fa
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
        "fix_joins": False, "drop_joins": False, "value_names": None, "translate_questions": False,
        "link_values": False, "cross_lingual_tables": None, "term_senses": None,
-       "bilingual": False}
+       "bilingual": False, "prompt_language": None}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -50,6 +50,7 @@ SWITCHES = {
     "zh-numbers": {"cross_lingual_tables": own_words},     # ... by its own words less bare numbers (no readings)
     "zh-links": {"term_senses": word_senses},             # a Chinese question's words linked to the names they mean
     "zh-beside": {"bilingual": True},                     # ... shown with its English translation beside it
+    "en-prompt": {"prompt_language": "en"},               # English instructions and examples around any question
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values",
            "zh-beside")  # what `TextToSQL()` does by default
@@ -67,7 +68,7 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "default+translate": DEFAULT + ("translate",), "default-values": _JOINED,
           "+repairs+joins+values": ("repairs", "joins", "values"), "default+zh-tables": DEFAULT + ("zh-tables",),
           "default+zh-numbers": DEFAULT + ("zh-numbers",), "default+zh-links": DEFAULT + ("zh-links",),
-          "default-zh-beside": _VALUED}
+          "default-zh-beside": _VALUED, "default+en-prompt": DEFAULT + ("en-prompt",)}
 CHOSEN = "leave-one-database-out"
 
 

@@ -19,6 +19,11 @@ SYSTEM = {
     ),
 }
 
+CHINESE_QUESTION = (  # added to the English instructions when the question is Chinese (`prompt_language="en"`)
+    "The question is in Chinese; its string values may be translated (e.g. “法国”): the query must use the "
+    "database's stored values (see the listed values and sample rows, e.g. 'France')."
+)
+
 VALUE_HINTS = {
     "en": "Values found in the database that may be meant in the question:\n{hints}",
     "zh": "数据库中可能与问题相关的取值：\n{hints}",

@@ -101,7 +101,7 @@ class TextToSQL:
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
                  seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
                  cross_lingual_tables: Terms | None = None, term_senses: Senses | None = None,
-                 bilingual: bool = True):
+                 bilingual: bool = True, prompt_language: str | None = None):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -147,6 +147,9 @@ class TextToSQL:
         `bilingual` (on by default: it met its criterion on never-scored questions, 28th session): a Chinese
         question is shown with its English translation beside it (the same call as `translate_questions`);
         everything else still reads the Chinese question.
+        `prompt_language` ("en", "zh"; None: the question's): the language of the instructions, examples,
+        hints and feedback around the question (the question itself is never changed); "en" gives a Chinese
+        question English scaffolding, with a note that its values may be translated.
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -158,6 +161,7 @@ class TextToSQL:
         self.cross_lingual_tables = cross_lingual_tables
         self.term_senses = term_senses
         self.bilingual = bilingual
+        self.prompt_language = prompt_language
         self.shape_repairs = shape_repairs
         self.shape_select = shape_select
         self.link_columns = link_columns
@@ -185,6 +189,7 @@ class TextToSQL:
     def messages(self, question: str, lang: str | None = None) -> tuple[list[BaseMessage], list[str]]:
         """The opening prompt for `question` and the tables it shows."""
         lang = lang or detect_language(question)
+        plang = self.prompt_language or lang
         linked = self._link(question)
         if self.link_schema:
             tables = select_tables(self.db, question, self.max_tables, scores=linked[1] if linked else None,
@@ -192,29 +197,31 @@ class TextToSQL:
         else:
             tables = list(self.db.tables())
         schema = self.db.schema_text(tables, low_cardinality=self.low_cardinality)
-        system = pick(P.SYSTEM, lang).format(dialect=_DIALECTS.get(self.db.dialect, self.db.dialect), schema=schema)
+        system = pick(P.SYSTEM, plang).format(dialect=_DIALECTS.get(self.db.dialect, self.db.dialect), schema=schema)
+        if plang != lang and lang == "zh":
+            system += "\n" + P.CHINESE_QUESTION
         hints = value_hints(self.db, question, tables) if self.link_schema else []
         if hints:
             lines = "\n".join(f"- {t}.{c} = {v!r}" for t, c, v in hints)
-            system += "\n\n" + pick(P.VALUE_HINTS, lang).format(hints=lines)
+            system += "\n\n" + pick(P.VALUE_HINTS, plang).format(hints=lines)
         links = term_links(self.db, question, tables, self.term_senses) \
             if self.term_senses is not None and cjk_ratio(question) > 0 else []
         if links:
             lines = "\n".join(f"- {w} → {', '.join(names)}" for w, names in links)
-            system += "\n\n" + pick(P.TERM_LINKS, lang).format(links=lines)
+            system += "\n\n" + pick(P.TERM_LINKS, plang).format(links=lines)
         best = top_columns(linked[0], tables) if linked else []
         if best:
             keys = join_keys(self.db, list(dict.fromkeys(t for t, _ in best)))
-            joins = pick(P.JOIN_HINTS, lang).format(joins="; ".join(keys)) if keys else ""
-            system += "\n\n" + pick(P.COLUMN_HINTS, lang).format(
+            joins = pick(P.JOIN_HINTS, plang).format(joins="; ".join(keys)) if keys else ""
+            system += "\n\n" + pick(P.COLUMN_HINTS, plang).format(
                 columns=", ".join(f"{t}.{c}" for t, c in best), joins=joins)
         out: list[BaseMessage] = [SystemMessage(system)]
         for ex in self.pool_shown(question):
-            out += [HumanMessage(pick(P.POOL_QUESTION, lang).format(question=ex.question)),
+            out += [HumanMessage(pick(P.POOL_QUESTION, plang).format(question=ex.question)),
                     AIMessage(P.ANSWER.format(sql=ex.query))]
-        for q, sql in sql_examples(self.db, tables, lang, self.examples) if self.examples else []:
-            out += [HumanMessage(pick(P.QUESTION, lang).format(question=q)), AIMessage(P.ANSWER.format(sql=sql))]
-        return out + [HumanMessage(pick(P.QUESTION, lang).format(question=question))], tables
+        for q, sql in sql_examples(self.db, tables, plang, self.examples) if self.examples else []:
+            out += [HumanMessage(pick(P.QUESTION, plang).format(question=q)), AIMessage(P.ANSWER.format(sql=sql))]
+        return out + [HumanMessage(pick(P.QUESTION, plang).format(question=question))], tables
 
     def _link(self, question: str) -> tuple[dict[tuple[str, str], float], dict[str, float]] | None:
         """(column scores, table scores) for `question` when `link_columns` is on, else None."""
@@ -255,8 +262,9 @@ class TextToSQL:
         read = answer.translation if self.translate_questions and answer.translation else question
         lang = lang if read == question else "en"
         messages, answer.tables = self.messages(read, lang)
+        plang = self.prompt_language or lang  # the language of everything around the question
         if read == question and answer.translation:
-            beside = pick(P.BESIDE, lang).format(question=messages[-1].content, english=answer.translation)
+            beside = pick(P.BESIDE, plang).format(question=messages[-1].content, english=answer.translation)
             messages[-1] = HumanMessage(beside)
         shape = question_shape(read, lang) if self._shaped else None
         if shape is not None:
@@ -266,7 +274,7 @@ class TextToSQL:
         for attempt in range(self.max_retries + 1):
             prompt = messages
             if failures:  # a fresh turn that lists every failed try (small models echo a conversation)
-                repair = pick(P.REPAIR, lang).format(failures="\n".join(failures))
+                repair = pick(P.REPAIR, plang).format(failures="\n".join(failures))
                 prompt = messages[:-1] + [HumanMessage(f"{messages[-1].content}\n\n{repair}")]
             try:
                 reply = self._generate(prompt, warmer=attempt > 0)
@@ -280,11 +288,11 @@ class TextToSQL:
                 ran.append(_snapshot(answer))
                 if shape is None or shape.fits(answer.rows) or not self.shape_repairs:
                     break
-                feedback = shape.describe(answer.rows, lang)
+                feedback = shape.describe(answer.rows, plang)
                 answer.attempts[-1]["shape"] = feedback
                 if attempt == self.max_retries:
                     break
-            failures.append(pick(P.FAILURE, lang).format(sql=sql, error=feedback))
+            failures.append(pick(P.FAILURE, plang).format(sql=sql, error=feedback))
         if not ran:
             return answer
         if shape is not None and self.shape_select and not any(shape.fits(r.rows) for r in ran):
