@@ -132,6 +132,12 @@ class Context:
                   "(\"面积 → country.SurfaceArea\", from the dictionary; no model call; off: +1 net where +2 was asked "
                   "on never-scored questions, bench/results_structured.md)."},
     )
+    sql_prompt_language: str = field(
+        default_factory=lambda: _env("SQL_PROMPT_LANGUAGE", ""),
+        metadata={"description": "Text-to-SQL instructions, examples and feedback in this language (\"en\", \"zh\") "
+                  "whatever the question's; empty: the question's own (the default, bench/results_structured.md, "
+                  "thirtieth session)."},
+    )
     cypher_samples: int = field(
         default_factory=lambda: _env_int("CYPHER_SAMPLES", 3),
         metadata={"description": "Text-to-Cypher self-consistency: N queries (the greedy one and N-1 sampled) vote by "

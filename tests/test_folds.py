@@ -144,6 +144,8 @@ def test_eval_sql_cli_folds_by_database(spider_dir, monkeypatch, capsys):
     # translation is a candidate row there, not a setting of every row
     assert main(["eval", "sql", str(spider_dir), "--folds-by-database", "--translate-questions", "--quiet"]) != 0
     assert "default+translate" in capsys.readouterr().err
+    assert main(["eval", "sql", str(spider_dir), "--folds-by-database", "--prompt-language", "en", "--quiet"]) != 0
+    assert "default+en-prompt" in capsys.readouterr().err
 
 
 def test_cypher_folds_by_type_exclude_unset_properties(tmp_path):

@@ -110,3 +110,18 @@ def test_term_links_reach_the_prompt_only_when_configured(ctx, singers, monkeypa
     from queryweave.config import Context
 
     assert Context().sql_term_links is True
+
+
+@pytest.mark.parametrize("language", ["en", ""])
+def test_the_prompt_language_reaches_the_query_writing_prompt(ctx, singers, monkeypatch, language):
+    fake = _model(monkeypatch)
+    assert ctx.sql_prompt_language == ""  # the default a new user gets: the question's own language
+    out, asked = _ask(ctx, singers, fake, sql_prompt_language=language, sql_bilingual=False)
+    systems = [str(c[0].content) for c in fake.calls if _writes_sql(c)]
+    assert systems and all(("The question is in Chinese" in s) is (language == "en") for s in systems)
+    assert asked[0] == (f"Question: {QUESTION}" if language else f"问题：{QUESTION}")  # the question unchanged
+    assert sorted(next(iter(r.values())) for r in out["rows"]) == ["Justin Brown", "Rose White"]
+    monkeypatch.setenv("QUERYWEAVE_SQL_PROMPT_LANGUAGE", "en")
+    from queryweave.config import Context
+
+    assert Context().sql_prompt_language == "en"

@@ -80,3 +80,34 @@ def test_bilingual_shows_the_translation_beside_the_chinese_question(flights):
     llm = ScriptedChatModel(responses=["```sql\nSELECT Airline FROM airlines WHERE Country = 'USA'\n```"])
     TextToSQL(flights, llm, bilingual=True, examples=0, shape_select=0).ask("Which airlines are American?")
     assert len(llm.calls[0]) and llm.calls[0][-1].content == "Question: Which airlines are American?"
+
+
+def test_english_prompt_around_a_chinese_question(flights):
+    question = "列出所有“美国”的航空公司的名字和缩写。"
+    replies = ['List the names and abbreviations of all airlines from "America".',
+               "```sql\nSELECT Airline, Abbreviation FROM airlines WHERE Country = 'China'\n```",  # runs, empty
+               "```sql\nSELECT Airline, Abbreviation FROM airlines WHERE Country = '美国'\n```", "USA"]
+    llm = ScriptedChatModel(responses=replies)
+    answer = TextToSQL(flights, llm, prompt_language="en", examples=2, shape_select=0).ask(question, lang="zh")
+    system, *turns = llm.calls[1]
+    assert system.content.startswith("You write one SQLite SELECT query")
+    assert "The question is in Chinese" in system.content  # values may be translated
+    assert turns[0].content.startswith("Question: ") and "列出" not in turns[0].content  # English examples
+    # the question itself is unchanged, with its translation beside it in the English form
+    assert turns[-1].content == f'Question: {question}\n(In English: List the names and abbreviations of ' \
+                                'all airlines from "美国".)'
+    assert "These queries failed" in llm.calls[2][-1].content  # the repair turn is English too
+    assert answer.ok and sorted(answer.rows) == [("American Airlines", "AAL"), ("United Airlines", "UAL")]
+    # the same question without the setting: Chinese all through
+    llm = ScriptedChatModel(responses=replies)
+    TextToSQL(flights, llm, examples=2, shape_select=0).ask(question, lang="zh")
+    assert "数据库" in llm.calls[1][0].content and "The question is in Chinese" not in llm.calls[1][0].content
+    assert llm.calls[1][1].content.startswith("问题：")
+    # English questions are the same with or without it
+    sql = "```sql\nSELECT Airline FROM airlines WHERE Country = 'USA'\n```"
+    calls = []
+    for lang in (None, "en"):
+        llm = ScriptedChatModel(responses=[sql])
+        TextToSQL(flights, llm, prompt_language=lang, examples=2, shape_select=0).ask("Which airlines are American?")
+        calls.append([m.content for m in llm.calls[0]])
+    assert calls[0] == calls[1]

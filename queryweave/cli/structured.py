@@ -132,6 +132,9 @@ def run_eval_sql(args: argparse.Namespace) -> int:
         if args.translate_questions:
             return fail("with --folds-by-database, translation is a candidate row: "
                         "--candidates +translate,default+translate")
+        if args.prompt_language:
+            return fail("with --folds-by-database, the prompt language is a candidate row: "
+                        "--candidates default,default+en-prompt")
         return _report(args, evaluate_sql_folds(args.dir, llm, limit=args.limit, languages=langs,
                                                 names=_names(args), progress=_progress(args),
                                                 embeddings=_embeddings(args), keep_all=args.keep_all,
@@ -143,7 +146,8 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
                           fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed,
                           link_values=args.link_values, cross_lingual_tables=_reader(args),
-                          term_senses=_senses(args), bilingual=args.bilingual)
+                          term_senses=_senses(args), bilingual=args.bilingual,
+                          prompt_language=args.prompt_language)
     return _report(args, report)
 
 
@@ -245,6 +249,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--bilingual", action=argparse.BooleanOptionalAction, default=True,
                    help="show a Chinese question with its English translation beside it (one model call; "
                         "on by default)")
+    p.add_argument("--prompt-language", choices=("en", "zh"), default=None,
+                   help="instructions, examples and feedback in this language whatever the question's "
+                        "(default: the question's own)")
     p.add_argument("--term-links", action=argparse.BooleanOptionalAction, default=False,
                    help="list the tables and columns a Chinese question's words name, by their English "
                         "readings (off by default)")

@@ -64,7 +64,7 @@ def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     db = open_sql(ctx.sql_url)
     ans = TextToSQL(db, get_chat_model(ctx.model_settings()), samples=max(1, ctx.sql_samples),
                     value_names=named_value, seed=ctx.sample_seed, translate_questions=ctx.sql_translate,
-                    bilingual=ctx.sql_bilingual,
+                    bilingual=ctx.sql_bilingual, prompt_language=ctx.sql_prompt_language or None,
                     term_senses=word_senses if ctx.sql_term_links else None).ask(query_of(state))
     lang = language_of(state, ctx)
     note = None if ans.error else _absent_values(db, ans.sql, ans.rows, lang)
