@@ -147,21 +147,17 @@ class TextToSQL:
         `bilingual` (on by default: it met its criterion on never-scored questions, 28th session): a Chinese
         question is shown with its English translation beside it (the same call as `translate_questions`);
         everything else still reads the Chinese question.
-        `prompt_language` ("en", "zh"; None: the question's): the language of the instructions, examples,
-        hints and feedback around the question (the question itself is never changed); "en" gives a Chinese
-        question English scaffolding, with a note that its values may be translated.
+        `prompt_language` ("en", "zh"; None, the default: the question's) sets the language of everything around
+        the unchanged question (instructions, examples, hints, feedback; 30th session).
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
         """
         self.seed = seed
         self._seeds = Seeds(seed)
-        self.fix_joins, self.drop_joins = fix_joins, drop_joins
-        self.link_values = link_values
-        self.cross_lingual_tables = cross_lingual_tables
-        self.term_senses = term_senses
-        self.bilingual = bilingual
-        self.prompt_language = prompt_language
+        self.fix_joins, self.drop_joins, self.link_values = fix_joins, drop_joins, link_values
+        self.cross_lingual_tables, self.term_senses = cross_lingual_tables, term_senses
+        self.bilingual, self.prompt_language = bilingual, prompt_language
         self.shape_repairs = shape_repairs
         self.shape_select = shape_select
         self.link_columns = link_columns
@@ -179,8 +175,7 @@ class TextToSQL:
         self.map_values = map_values
         self.value_names = value_names
         self.retry_temperature = retry_temperature
-        self.db = db
-        self.llm = llm
+        self.db, self.llm = db, llm
         self.max_retries = max_retries
         self.max_tables = max_tables
         self.low_cardinality = low_cardinality
