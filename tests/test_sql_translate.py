@@ -111,3 +111,24 @@ def test_english_prompt_around_a_chinese_question(flights):
         TextToSQL(flights, llm, prompt_language=lang, examples=2, shape_select=0).ask("Which airlines are American?")
         calls.append([m.content for m in llm.calls[0]])
     assert calls[0] == calls[1]
+
+
+def test_eval_sql_cli_prompt_language(tmp_path, monkeypatch, capsys):
+    from queryweave.cli import structured
+    from tests.conftest import eval_sql_accuracy, spider_folder
+
+    schema = "CREATE TABLE airlines (uid INTEGER PRIMARY KEY, Airline TEXT, Country TEXT);" \
+             "INSERT INTO airlines VALUES (1, 'United Airlines', 'USA'), (2, 'Lufthansa', 'Germany');"
+    folder = spider_folder(tmp_path, "flights", schema, {
+        "question_en": "Which airlines are German?", "question_zh": "哪些航空公司是德国的？",
+        "gold_sql": "SELECT Airline FROM airlines WHERE Country = 'Germany'"})
+
+    def reader(messages):  # right only when the instructions around the Chinese question are English
+        if "The question is in Chinese" in messages[0].content:
+            return "```sql\nSELECT Airline FROM airlines WHERE Country = 'Germany'\n```"
+        return "```sql\nSELECT Airline FROM airlines\n```"
+
+    monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[reader] * 12))
+    flags = ("--languages", "zh", "--no-bilingual")
+    assert eval_sql_accuracy(folder, capsys, *flags, "--prompt-language", "en") == 1.0
+    assert eval_sql_accuracy(folder, capsys, *flags) == 0.0
