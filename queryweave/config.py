@@ -134,8 +134,8 @@ class Context:
     )
     sql_prompt_language: str = field(
         default_factory=lambda: _env("SQL_PROMPT_LANGUAGE", ""),
-        metadata={"description": "Text-to-SQL instructions, examples and feedback in this language (\"en\", \"zh\") "
-                  "whatever the question's; empty: the question's own (the default, bench/results_structured.md, "
+        metadata={"description": "Text-to-SQL instructions, examples and feedback in this language (\"en\", \"zh\"; "
+                  "any other reads as English) whatever the question's; empty: the question's own (the default, bench/results_structured.md, "
                   "thirtieth session)."},
     )
     cypher_samples: int = field(
