@@ -4,31 +4,14 @@ query-writing prompt gets the Chinese question."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from queryweave.graph.builder import graph
 from queryweave.testing import ScriptedChatModel, use_model_in_nodes
-from queryweave.tools.stores import sources
 
 QUESTION = "国家是“法国”的歌手叫什么名字？"
-
-
-@pytest.fixture()
-def singers(tmp_path: Path) -> Path:
-    path = tmp_path / "music.sqlite"
-    with sqlite3.connect(path) as conn:
-        conn.execute("CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, age INTEGER)")
-        conn.executemany("INSERT INTO singer VALUES (?, ?, ?, ?)", [
-            (1, "Joe Sharp", "Netherlands", 52), (2, "Timbaland", "United States", 32),
-            (3, "Justin Brown", "France", 29), (4, "Rose White", "France", 41)])
-    conn.close()
-    sources.open_sql.cache_clear()
-    sources.sql_vocabulary.cache_clear()
-    return path
 
 
 def _writes_sql(messages) -> bool:
@@ -54,18 +37,18 @@ def _model(monkeypatch) -> ScriptedChatModel:
     return fake
 
 
-def _ask(ctx, singers, fake, **settings):
-    """The graph's answer to QUESTION over `singers`, and the last turns of the query-writing prompts."""
+def _ask(ctx, singers_db, fake, **settings):
+    """The graph's answer to QUESTION over `singers_db`, and the last turns of the query-writing prompts."""
     out = graph.invoke({"question": QUESTION},
-                       context=replace(ctx, sql_url=f"sqlite:///{singers}", llm="openai", **settings))
+                       context=replace(ctx, sql_url=f"sqlite:///{singers_db}", llm="openai", **settings))
     return out, [str(c[-1].content) for c in fake.calls if _writes_sql(c)]
 
 
 @pytest.mark.parametrize("translate", [True, False])
-def test_a_chinese_question_is_translated_before_writing_sql_when_configured(ctx, singers, monkeypatch, translate):
+def test_a_chinese_question_is_translated_before_writing_sql_when_configured(ctx, singers_db, monkeypatch, translate):
     fake = _model(monkeypatch)
     assert ctx.sql_translate is False  # the default a new user gets
-    out, asked = _ask(ctx, singers, fake, sql_translate=translate)
+    out, asked = _ask(ctx, singers_db, fake, sql_translate=translate)
     assert out["route"] == "sql"
     if translate:
         assert asked[0].endswith('whose country is "法国"?')  # English, the quoted value as the user wrote it
@@ -83,10 +66,10 @@ def test_the_setting_is_read_from_the_environment(monkeypatch):
 
 
 @pytest.mark.parametrize("bilingual", [True, False])
-def test_by_default_the_translation_is_shown_beside_the_chinese_question(ctx, singers, monkeypatch, bilingual):
+def test_by_default_the_translation_is_shown_beside_the_chinese_question(ctx, singers_db, monkeypatch, bilingual):
     fake = _model(monkeypatch)
     assert ctx.sql_bilingual is True  # the default a new user gets
-    out, asked = _ask(ctx, singers, fake, sql_bilingual=bilingual)
+    out, asked = _ask(ctx, singers_db, fake, sql_bilingual=bilingual)
     assert asked[0].startswith(f"问题：{QUESTION}")  # the Chinese question stays the question
     beside = '（英文：What are the names of the singers whose country is "法国"?）'
     assert asked[0].endswith(beside) is bilingual
@@ -98,10 +81,10 @@ def test_by_default_the_translation_is_shown_beside_the_chinese_question(ctx, si
 
 
 @pytest.mark.parametrize("linked", [True, False])
-def test_term_links_reach_the_prompt_only_when_configured(ctx, singers, monkeypatch, linked):
+def test_term_links_reach_the_prompt_only_when_configured(ctx, singers_db, monkeypatch, linked):
     fake = _model(monkeypatch)
     assert ctx.sql_term_links is False  # the default a new user gets (bench/results_structured.md)
-    out, _ = _ask(ctx, singers, fake, sql_term_links=linked, sql_bilingual=False)
+    out, _ = _ask(ctx, singers_db, fake, sql_term_links=linked, sql_bilingual=False)
     systems = [str(c[0].content) for c in fake.calls if _writes_sql(c)]
     assert systems and all(("国家 → singer.country" in s) is linked for s in systems)
     assert all(("名字 → singer.name" in s) is linked for s in systems)
@@ -113,10 +96,10 @@ def test_term_links_reach_the_prompt_only_when_configured(ctx, singers, monkeypa
 
 
 @pytest.mark.parametrize("language", ["en", ""])
-def test_the_prompt_language_reaches_the_query_writing_prompt(ctx, singers, monkeypatch, language):
+def test_the_prompt_language_reaches_the_query_writing_prompt(ctx, singers_db, monkeypatch, language):
     fake = _model(monkeypatch)
     assert ctx.sql_prompt_language == ""  # the default a new user gets: the question's own language
-    out, asked = _ask(ctx, singers, fake, sql_prompt_language=language, sql_bilingual=False)
+    out, asked = _ask(ctx, singers_db, fake, sql_prompt_language=language, sql_bilingual=False)
     systems = [str(c[0].content) for c in fake.calls if _writes_sql(c)]
     assert systems and all(("The question is in Chinese" in s) is (language == "en") for s in systems)
     assert asked[0] == (f"Question: {QUESTION}" if language else f"问题：{QUESTION}")  # the question unchanged
