@@ -132,6 +132,12 @@ class Context:
                   "(\"面积 → country.SurfaceArea\", from the dictionary; no model call; off: +1 net where +2 was asked "
                   "on never-scored questions, bench/results_structured.md)."},
     )
+    sql_ground_values: bool = field(
+        default_factory=lambda: _env_bool("SQL_GROUND_VALUES", False),
+        metadata={"description": "Text-to-SQL replaces a Chinese question's literal that none of its words reads to by "
+                  "the one value of its column that a word reads to ('mississippi' -> 'michigan' for 密歇根州; "
+                  "dictionary, no model call; off by default, bench/results_structured.md)."},
+    )
     sql_prompt_language: str = field(
         default_factory=lambda: _env("SQL_PROMPT_LANGUAGE", ""),
         metadata={"description": "Text-to-SQL instructions, examples and feedback in this language (\"en\", \"zh\"; "

@@ -146,7 +146,7 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           link_columns=args.link_columns, embeddings=_embeddings(args) if args.link_columns else None,
                           fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed,
                           link_values=args.link_values, cross_lingual_tables=_reader(args),
-                          term_senses=_senses(args), bilingual=args.bilingual,
+                          term_senses=_senses(args), bilingual=args.bilingual, ground_values=_readings(args),
                           prompt_language=args.prompt_language)
     return _report(args, report)
 
@@ -163,6 +163,13 @@ def _senses(args: argparse.Namespace) -> object:
     from queryweave.tools.understanding.glossary import word_senses
 
     return word_senses if args.term_links else None
+
+
+def _readings(args: argparse.Namespace) -> object:
+    """`--ground-values`: a Chinese question's literals grounded in its words' readings (CC-CEDICT)."""
+    from queryweave.tools.understanding.zh_dictionary import word_readings
+
+    return word_readings if args.ground_values else None
 
 
 def _drop_joins(args: argparse.Namespace) -> object:
@@ -255,6 +262,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--term-links", action=argparse.BooleanOptionalAction, default=False,
                    help="list the tables and columns a Chinese question's words name, by their English "
                         "readings (off by default)")
+    p.add_argument("--ground-values", action=argparse.BooleanOptionalAction, default=False,
+                   help="replace a Chinese question's literal that none of its words reads to by the one value "
+                        "of its column that a word reads to (off by default)")
     p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
                    help="also drop an inner join that nothing but its own condition uses and the question "
                         "never names (off by default)")

@@ -27,12 +27,13 @@ from queryweave.tools.sql.naive import naive_sql
 from queryweave.tools.sql.schema_select import own_words
 from queryweave.tools.sql.text_to_sql import TextToSQL
 from queryweave.tools.understanding.glossary import question_terms, word_senses
+from queryweave.tools.understanding.zh_dictionary import word_readings
 
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
        "fix_joins": False, "drop_joins": False, "value_names": None, "translate_questions": False,
        "link_values": False, "cross_lingual_tables": None, "term_senses": None,
-       "bilingual": False, "prompt_language": None}
+       "bilingual": False, "prompt_language": None, "ground_values": None}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -51,6 +52,7 @@ SWITCHES = {
     "zh-links": {"term_senses": word_senses},             # a Chinese question's words linked to the names they mean
     "zh-beside": {"bilingual": True},                     # ... shown with its English translation beside it
     "en-prompt": {"prompt_language": "en"},               # English instructions and examples around any question
+    "zh-ground": {"ground_values": word_readings},         # a literal no question word reads to -> the one it reads
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values",
            "zh-beside")  # what `TextToSQL()` does by default
@@ -68,7 +70,8 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "default+translate": DEFAULT + ("translate",), "default-values": _JOINED,
           "+repairs+joins+values": ("repairs", "joins", "values"), "default+zh-tables": DEFAULT + ("zh-tables",),
           "default+zh-numbers": DEFAULT + ("zh-numbers",), "default+zh-links": DEFAULT + ("zh-links",),
-          "default-zh-beside": _VALUED, "default+en-prompt": DEFAULT + ("en-prompt",)}
+          "default-zh-beside": _VALUED, "default+en-prompt": DEFAULT + ("en-prompt",),
+          "default+zh-ground": DEFAULT + ("zh-ground",)}
 CHOSEN = "leave-one-database-out"
 
 

@@ -45,7 +45,7 @@ from queryweave.tools.sql.shape import Shape, question_shape
 from queryweave.tools.sql.term_links import Senses, term_links
 from queryweave.tools.sql.translate import english_question
 from queryweave.tools.sql.value_link import relink_values
-from queryweave.tools.sql.value_map import Named, map_translated, proposal_of
+from queryweave.tools.sql.value_map import Named, Readings, map_translated, proposal_of
 
 _FENCE = re.compile(r"```(?:sql|sqlite|postgresql)?\s*\n?(.*?)```", re.S | re.I)
 _START = re.compile(r"\b(SELECT|WITH)\b", re.I)
@@ -101,7 +101,7 @@ class TextToSQL:
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
                  seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
                  cross_lingual_tables: Terms | None = None, term_senses: Senses | None = None,
-                 bilingual: bool = True, prompt_language: str | None = None):
+                 bilingual: bool = True, prompt_language: str | None = None, ground_values: Readings | None = None):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
@@ -149,6 +149,9 @@ class TextToSQL:
         everything else still reads the Chinese question.
         `prompt_language` ("en", "zh"; None, the default: the question's) sets the language of everything around
         the unchanged question (instructions, examples, hints, feedback; 30th session).
+        `ground_values`, a reader such as `zh_dictionary.word_readings` (None by default), replaces a Chinese
+        question's literal that none of its words reads to by the one value of its column that a word reads to
+        (`value_map.ground_literals`; part of `map_values`).
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -158,22 +161,15 @@ class TextToSQL:
         self.fix_joins, self.drop_joins, self.link_values = fix_joins, drop_joins, link_values
         self.cross_lingual_tables, self.term_senses = cross_lingual_tables, term_senses
         self.bilingual, self.prompt_language = bilingual, prompt_language
-        self.shape_repairs = shape_repairs
-        self.shape_select = shape_select
-        self.link_columns = link_columns
-        self.embeddings = embeddings
+        self.shape_repairs, self.shape_select, self.ground_values = shape_repairs, shape_select, ground_values
+        self.link_columns, self.embeddings = link_columns, embeddings
         self._linked: dict[str, tuple[dict[tuple[str, str], float], dict[str, float]]] = {}
         self.link_schema = link_schema
         self.example_pool = list(example_pool)
-        self.pool_examples = pool_examples
-        self.value_cutoff = value_cutoff
-        self.samples = samples
-        self.vote_temperature = vote_temperature
-        self.examples = examples
-        self.translate_questions = translate_questions
-        self.fix_schema = fix_schema
-        self.map_values = map_values
-        self.value_names = value_names
+        self.pool_examples, self.value_cutoff = pool_examples, value_cutoff
+        self.samples, self.vote_temperature, self.examples = samples, vote_temperature, examples
+        self.translate_questions, self.fix_schema = translate_questions, fix_schema
+        self.map_values, self.value_names = map_values, value_names
         self.retry_temperature = retry_temperature
         self.db, self.llm = db, llm
         self.max_retries = max_retries
@@ -363,7 +359,8 @@ class TextToSQL:
             repairs += notes
         if self.map_values and not answer.question.isascii():
             sql, notes = map_translated(self.db, sql, self._translate if self.llm is not None else None,
-                                        cutoff=self.value_cutoff, named=self.value_names)
+                                        cutoff=self.value_cutoff, named=self.value_names,
+                                        question=answer.question, readings=self.ground_values)
             repairs += notes
         if self.link_values:
             sql, notes = relink_values(self.db, sql, cutoff=self.value_cutoff)

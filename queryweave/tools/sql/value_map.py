@@ -12,6 +12,12 @@ matches a real value of the column: exactly, ignoring case, or as the single clo
 inflection and a bilingual dictionary, 客户评论 -> 'Customer reviews'; a lower layer, so passed in).
 Otherwise the literal is left for the literal check to report.
 
+`ground_literals` (off by default; `map_translated(readings=...)`) corrects a Chinese question's literal the
+model wrote in English but wrongly: a string literal that no word of the question reads to (`readings`, e.g.
+`tools.understanding.zh_dictionary.word_readings`, nor the question's own text), where exactly one stored value
+of its column, used by no other literal of the query, is a reading of a question word, becomes that value
+(`border = 'mississippi'` for 与密歇根州接壤 -> `border = 'michigan'`).
+
 A `LIKE` pattern with Chinese text that matches no row (`name LIKE '%计算机%'` where the column stores
 'Computer Science') goes to the same `translate` callback with its text less the wildcards; the proposal
 replaces that text, wildcards kept, only when the new pattern matches at least one row of the column
@@ -31,6 +37,7 @@ from queryweave.tools.sql.literals import like_patterns, string_literals, value_
 
 Translate = Callable[[str, str, str, list[str]], str | None]
 Named = Callable[[str, list[str], str], str | None]  # (literal, column values, column) -> the value it names
+Readings = Callable[[str], list[tuple[str, frozenset[str]]]]  # a question -> (word, its lower-case readings)
 
 
 def column_values(db: SqlDatabase, table: str, column: str, limit: int = 5000) -> list[str]:
@@ -69,13 +76,24 @@ def proposal_of(line: str) -> str:
 
 
 def map_translated(db: SqlDatabase, sql: str, translate: Translate | None, examples: int = 8,
-                   cutoff: float = 0.8, named: Named | None = None) -> tuple[str, list[str]]:
+                   cutoff: float = 0.8, named: Named | None = None, question: str = "",
+                   readings: Readings | None = None) -> tuple[str, list[str]]:
     """(`sql` with translated literals replaced by database values, notes `'法国' -> 'France'`);
-    `cutoff` is the `closest_value` ratio; `named` is tried first, then `translate` (either may be None)."""
+    `cutoff` is the `closest_value` ratio; `named` is tried first, then `translate` (either may be None);
+    with `readings`, the literals are then grounded in `question` (`ground_literals`)."""
     try:
         tree = sqlglot.parse_one(sql, read=db.dialect)
     except Exception:
         return sql, []
+    sql, notes = _map_tree(db, sql, tree, translate, examples, cutoff, named)
+    if readings is not None and not question.isascii():
+        sql, more = ground_literals(db, sql, question, readings)
+        notes += more
+    return sql, notes
+
+
+def _map_tree(db: SqlDatabase, sql: str, tree: sqlglot.exp.Expression, translate: Translate | None,
+              examples: int, cutoff: float, named: Named | None) -> tuple[str, list[str]]:
     notes: list[str] = []
     for table, column, value in string_literals(db, tree):
         if value.isascii() or value_exists(db, table, column, value):
@@ -122,3 +140,30 @@ def _mapped_pattern(db: SqlDatabase, table: str, column: str, pattern: str, tran
         return None
     found = pattern.replace(text, proposal, 1)
     return found if _matches(db, table, column, found) else None
+
+
+def ground_literals(db: SqlDatabase, sql: str, question: str, readings: Readings) -> tuple[str, list[str]]:
+    """(`sql` with each string literal that nothing in `question` reads to replaced by the one stored value
+    of its column that a question word reads to and no other literal uses, notes `'mississippi' -> 'michigan'`).
+    A literal without letters, one the question contains, and one with no such value or several stay."""
+    try:
+        found = string_literals(db, sqlglot.parse_one(sql, read=db.dialect))
+    except Exception:
+        return sql, []
+    words = readings(question)
+    heard = {r for _word, rs in words for r in rs}
+    text, used = question.lower(), {value.lower().strip() for _t, _c, value in found}
+    notes: list[str] = []
+    for table, column, value in dict.fromkeys(found):
+        low = value.lower().strip()
+        if not any(c.isalpha() for c in low) or low in heard or low in text:
+            continue
+        stored = {v.lower().strip(): v for v in column_values(db, table, column)}
+        named = {stored[r] for _word, rs in words for r in rs if r in stored and r not in used}
+        if len(named) != 1:
+            continue
+        new = named.pop()
+        sql = sql.replace("'" + value.replace("'", "''") + "'", "'" + new.replace("'", "''") + "'")
+        used.add(new.lower().strip())
+        notes.append(f"{value!r} -> {new!r} (read in the question)")
+    return sql, notes

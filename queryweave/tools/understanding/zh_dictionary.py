@@ -186,3 +186,17 @@ def english_synonyms(word: str, support: int = 3) -> frozenset[str]:
         for phrase in {p for p, _ in table[entry] if p.isalpha() and p != word.lower()}:
             counts[phrase] = counts.get(phrase, 0) + 1
     return frozenset(p for p, n in counts.items() if n >= support)
+
+
+def word_readings(text: str) -> list[tuple[str, frozenset[str]]]:
+    """The dictionary words of a Chinese text with every English reading of each, lower-case, and each
+    reading of two or more words also without its last word (密西西比河 "mississippi river" ->
+    "mississippi"; 华盛顿州 "washington state" -> "washington"): what `tools.sql.value_map.ground_literals`
+    matches against a column's stored values."""
+    out = []
+    for a, b, readings in lookup_spans(text):
+        names = {sense for sense, _verb in readings}
+        names |= {n.rsplit(" ", 1)[0] for n in names if " " in n}
+        if names:
+            out.append((text[a:b], frozenset(names)))
+    return out
