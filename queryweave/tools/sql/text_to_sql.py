@@ -149,9 +149,9 @@ class TextToSQL:
         everything else still reads the Chinese question.
         `prompt_language` ("en", "zh"; None, the default: the question's) sets the language of everything around
         the unchanged question (instructions, examples, hints, feedback; 30th session).
-        `ground_values`, a reader such as `zh_dictionary.word_readings` (None by default), replaces a Chinese
-        question's literal that none of its words reads to by the one value of its column that a word reads to
-        (`value_map.ground_literals`; part of `map_values`).
+        `ground_values`, a reader such as `zh_dictionary.word_readings` (the graph and `eval sql` pass it: on by
+        default there, 32nd session; None here), replaces a Chinese question's literal that none of its words
+        reads to by the one value of its column that a word reads to (`value_map.ground_literals`; in `map_values`).
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
