@@ -12,7 +12,7 @@ matches a real value of the column: exactly, ignoring case, or as the single clo
 inflection and a bilingual dictionary, 客户评论 -> 'Customer reviews'; a lower layer, so passed in).
 Otherwise the literal is left for the literal check to report.
 
-`ground_literals` (off by default; `map_translated(readings=...)`) corrects a Chinese question's literal the
+`ground_literals` (`map_translated(readings=...)`; the graph and `eval sql` pass a reader by default) corrects a Chinese question's literal the
 model wrote in English but wrongly: a string literal that no word of the question reads to (`readings`, e.g.
 `tools.understanding.zh_dictionary.word_readings`, nor the question's own text), where exactly one stored value
 of its column, used by no other literal of the query, is a reading of a question word, becomes that value
@@ -149,6 +149,8 @@ def ground_literals(db: SqlDatabase, sql: str, question: str, readings: Readings
     try:
         found = string_literals(db, sqlglot.parse_one(sql, read=db.dialect))
     except Exception:
+        return sql, []
+    if not found:
         return sql, []
     words = readings(question)
     heard = {r for _word, rs in words for r in rs}

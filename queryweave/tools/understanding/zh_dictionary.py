@@ -190,8 +190,7 @@ def english_synonyms(word: str, support: int = 3) -> frozenset[str]:
 
 def word_readings(text: str) -> list[tuple[str, frozenset[str]]]:
     """The dictionary words of a Chinese text with every English reading of each, lower-case, and each
-    reading of two or more words also without its last word (密西西比河 "mississippi river" ->
-    "mississippi"; 华盛顿州 "washington state" -> "washington"): what `tools.sql.value_map.ground_literals`
+    reading of two or more words also without its last word (纽约市 "new york city" -> "new york"): what `tools.sql.value_map.ground_literals`
     matches against a column's stored values."""
     out = []
     for a, b, readings in lookup_spans(text):
