@@ -139,6 +139,12 @@ class Context:
                   "dictionary, no model call; on: it met its criterion on never-scored questions, "
                   "bench/results_structured.md)."},
     )
+    sql_reading_hints: bool = field(
+        default_factory=lambda: _env_bool("SQL_READING_HINTS", False),
+        metadata={"description": "Text-to-SQL shows a Chinese question, among its value hints, the stored values its "
+                  "words read to (\"state.state_name = 'nebraska' (内布拉斯加州)\"; dictionary, no model call; off by "
+                  "default, see bench/results_structured.md, 33rd session)."},
+    )
     sql_prompt_language: str = field(
         default_factory=lambda: _env("SQL_PROMPT_LANGUAGE", ""),
         metadata={"description": "Text-to-SQL instructions, examples and feedback in this language (\"en\", \"zh\"; "

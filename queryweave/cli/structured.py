@@ -147,7 +147,7 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed,
                           link_values=args.link_values, cross_lingual_tables=_reader(args),
                           term_senses=_senses(args), bilingual=args.bilingual, ground_values=_readings(args),
-                          prompt_language=args.prompt_language)
+                          hint_readings=_hint_readings(args), prompt_language=args.prompt_language)
     return _report(args, report)
 
 
@@ -170,6 +170,13 @@ def _readings(args: argparse.Namespace) -> object:
     from queryweave.tools.understanding.zh_dictionary import word_readings
 
     return word_readings if args.ground_values else None
+
+
+def _hint_readings(args: argparse.Namespace) -> object:
+    """`--reading-hints`: a Chinese question's value hints from its words' readings (CC-CEDICT)."""
+    from queryweave.tools.understanding.zh_dictionary import word_readings
+
+    return word_readings if args.reading_hints else None
 
 
 def _drop_joins(args: argparse.Namespace) -> object:
@@ -265,6 +272,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--ground-values", action=argparse.BooleanOptionalAction, default=True,
                    help="replace a Chinese question's literal that none of its words reads to by the one value "
                         "of its column that a word reads to (on by default)")
+    p.add_argument("--reading-hints", action=argparse.BooleanOptionalAction, default=False,
+                   help="show a Chinese question, as value hints, the stored values its words read to "
+                        "(\"state.state_name = 'nebraska' (内布拉斯加州)\"; off by default)")
     p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
                    help="also drop an inner join that nothing but its own condition uses and the question "
                         "never names (off by default)")

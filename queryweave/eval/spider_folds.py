@@ -33,7 +33,8 @@ OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": Fa
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
        "fix_joins": False, "drop_joins": False, "value_names": None, "translate_questions": False,
        "link_values": False, "cross_lingual_tables": None, "term_senses": None,
-       "bilingual": False, "prompt_language": None, "ground_values": None}
+       "bilingual": False, "prompt_language": None, "ground_values": None,
+       "hint_readings": None}
 SWITCHES = {
     "linking": {"link_schema": True},                     # tables and value hints chosen by the question
     "examples": {"examples": 3},                          # pairs written from the database's own schema
@@ -53,6 +54,7 @@ SWITCHES = {
     "zh-beside": {"bilingual": True},                     # ... shown with its English translation beside it
     "en-prompt": {"prompt_language": "en"},               # English instructions and examples around any question
     "zh-ground": {"ground_values": word_readings},         # a literal no question word reads to -> the one it reads
+    "zh-hints": {"hint_readings": word_readings},          # value hints from a Chinese question's word readings
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values",
            "zh-beside", "zh-ground")  # what the graph and `eval sql` do by default
@@ -72,7 +74,7 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "+repairs+joins+values": ("repairs", "joins", "values"), "default+zh-tables": DEFAULT + ("zh-tables",),
           "default+zh-numbers": DEFAULT + ("zh-numbers",), "default+zh-links": DEFAULT + ("zh-links",),
           "default-zh-beside": _VALUED, "default+en-prompt": DEFAULT + ("en-prompt",),
-          "default-zh-ground": _BESIDE}
+          "default-zh-ground": _BESIDE, "default+zh-hints": DEFAULT + ("zh-hints",)}
 CHOSEN = "leave-one-database-out"
 
 

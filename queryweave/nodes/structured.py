@@ -67,7 +67,8 @@ def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
                     value_names=named_value, seed=ctx.sample_seed, translate_questions=ctx.sql_translate,
                     bilingual=ctx.sql_bilingual, prompt_language=ctx.sql_prompt_language or None,
                     term_senses=word_senses if ctx.sql_term_links else None,
-                    ground_values=word_readings if ctx.sql_ground_values else None).ask(query_of(state))
+                    ground_values=word_readings if ctx.sql_ground_values else None,
+                    hint_readings=word_readings if ctx.sql_reading_hints else None).ask(query_of(state))
     lang = language_of(state, ctx)
     note = None if ans.error else _absent_values(db, ans.sql, ans.rows, lang)
     return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), lang,

@@ -7,6 +7,10 @@ possible. Chinese questions rarely share words with English schemas: given a `re
 question with Han characters is scored by its readings instead, less bare numbers (a "2" is a value,
 not the `2` of `line_2`); when nothing matches, every table is kept, and low-cardinality text columns
 list their values in the prompt instead.
+
+`value_hints` lists stored values equal to a question's Latin terms; `reading_hints` does the same for a
+Chinese question through its words' English readings (`zh_dictionary.word_readings`, passed in), so the
+prompt can show `state.state_name = 'nebraska' (内布拉斯加州)`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 
 from queryweave.tools.common.text import EN_STOPWORDS, cjk_ratio, tokenize, words
 from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.value_map import Readings, column_values
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _QUOTED = re.compile(r"[\"'“‘]([^\"'”’]{2,60})[\"'”’]")
@@ -100,6 +105,36 @@ def value_hints(db: SqlDatabase, question: str, tables: list[str], limit: int = 
         if len(hits) >= limit:
             break
     return hits[:limit]
+
+
+def reading_hints(db: SqlDatabase, question: str, tables: list[str], readings: Readings,
+                  limit: int = 8) -> list[tuple[str, str, Any, str]]:
+    """(table, column, value, word) for stored values equal (ignoring case) to an English reading of three or
+    more letters of a word of `question`, longer words first (a Chinese question's value hints)."""
+    found = sorted(readings(question), key=lambda wr: -len(wr[0]))
+    if not found:
+        return []
+    stored = {(t, c): {v.lower().strip(): v for v in column_values(db, t, c)}
+              for t in tables for c in db.text_columns(t)}
+    hits: dict[tuple[str, str, Any], str] = {}
+    for word, heard in found:
+        for reading in sorted(r for r in heard if sum(ch.isalpha() for ch in r) >= 3):
+            for (table, col), values in stored.items():
+                if reading in values:
+                    hits.setdefault((table, col, values[reading]), word)
+        if len(hits) >= limit:
+            break
+    return [(t, c, v, w) for (t, c, v), w in hits.items()][:limit]
+
+
+def hint_lines(db: SqlDatabase, question: str, tables: list[str], readings: Readings | None = None,
+               limit: int = 8) -> list[str]:
+    """The prompt's value-hint lines: `value_hints`, then (given `readings`) `reading_hints` up to `limit`."""
+    lines = [f"- {t}.{c} = {v!r}" for t, c, v in value_hints(db, question, tables, limit)]
+    if readings is not None and len(lines) < limit:
+        lines += [f"- {t}.{c} = {v!r} ({w})" for t, c, v, w in
+                  reading_hints(db, question, tables, readings, limit - len(lines))]
+    return lines
 
 
 def select_tables(db: SqlDatabase, question: str, max_tables: int = 5,

