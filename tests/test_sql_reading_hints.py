@@ -131,3 +131,8 @@ def test_the_graph_shows_reading_hints_when_switched_on(ctx, singers_db, monkeyp
     assert names == (["Justin Brown", "Rose White"] if hinted else ["Joe Sharp"])
     monkeypatch.setenv("QUERYWEAVE_SQL_READING_HINTS", "1")
     assert Context().sql_reading_hints is True
+
+
+def test_a_quoted_word_is_not_hinted_again(db):
+    assert reading_hints(db, "“堪萨斯”的首府是什么？", ["state"], readings) == []
+    assert reading_hints(db, "“首府”在堪萨斯吗？", ["state"], readings) == [("state", "state_name", "kansas", "堪萨斯")]

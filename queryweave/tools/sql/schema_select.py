@@ -110,8 +110,12 @@ def value_hints(db: SqlDatabase, question: str, tables: list[str], limit: int = 
 def reading_hints(db: SqlDatabase, question: str, tables: list[str], readings: Readings,
                   limit: int = 8) -> list[tuple[str, str, Any, str]]:
     """(table, column, value, word) for stored values equal (ignoring case) to an English reading of three or
-    more letters of a word of `question`, longer words first (a Chinese question's value hints)."""
-    found = sorted(readings(question), key=lambda wr: -len(wr[0]))
+    more letters of a word of `question`, longer words first (a Chinese question's value hints). A word inside
+    quotation marks is left out: a quoted span is already a literal the model copies and the value mapping reads
+    (“巴西” -> 'Brazil'), and hinting it again changed a small model's queries for the worse (33rd session)."""
+    quoted = [m.group(1) for m in _QUOTED.finditer(question)]
+    found = sorted((wr for wr in readings(question) if not any(wr[0] in span for span in quoted)),
+                   key=lambda wr: -len(wr[0]))
     if not found:
         return []
     stored = {(t, c): {v.lower().strip(): v for v in column_values(db, t, c)}
