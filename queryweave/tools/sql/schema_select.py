@@ -114,15 +114,17 @@ def reading_hints(db: SqlDatabase, question: str, tables: list[str], readings: R
     quotation marks is left out: a quoted span is already a literal the model copies and the value mapping reads
     (“巴西” -> 'Brazil'), and hinting it again changed a small model's queries for the worse (33rd session)."""
     quoted = [m.group(1) for m in _QUOTED.finditer(question)]
-    found = sorted((wr for wr in readings(question) if not any(wr[0] in span for span in quoted)),
+    found = sorted(((word, sorted(r for r in heard if sum(ch.isalpha() for ch in r) >= 3))
+                    for word, heard in readings(question) if not any(word in span for span in quoted)),
                    key=lambda wr: -len(wr[0]))
-    if not found:
+    found = [(word, heard) for word, heard in found if heard]
+    if not found:  # nothing to look for: no column is read
         return []
     stored = {(t, c): {v.lower().strip(): v for v in column_values(db, t, c)}
               for t in tables for c in db.text_columns(t)}
     hits: dict[tuple[str, str, Any], str] = {}
     for word, heard in found:
-        for reading in sorted(r for r in heard if sum(ch.isalpha() for ch in r) >= 3):
+        for reading in heard:
             for (table, col), values in stored.items():
                 if reading in values:
                     hits.setdefault((table, col, values[reading]), word)
