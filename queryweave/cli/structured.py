@@ -173,10 +173,10 @@ def _readings(args: argparse.Namespace) -> object:
 
 
 def _hint_readings(args: argparse.Namespace) -> object:
-    """`--reading-hints`: a Chinese question's value hints from its words' readings (CC-CEDICT)."""
-    from queryweave.tools.understanding.zh_dictionary import word_readings
+    """`--reading-hints`: a Chinese question's value hints from its words' name readings (CC-CEDICT)."""
+    from queryweave.tools.understanding.zh_dictionary import name_readings
 
-    return word_readings if args.reading_hints else None
+    return name_readings if args.reading_hints else None
 
 
 def _drop_joins(args: argparse.Namespace) -> object:

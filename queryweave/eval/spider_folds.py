@@ -27,7 +27,7 @@ from queryweave.tools.sql.naive import naive_sql
 from queryweave.tools.sql.schema_select import own_words
 from queryweave.tools.sql.text_to_sql import TextToSQL
 from queryweave.tools.understanding.glossary import question_terms, word_senses
-from queryweave.tools.understanding.zh_dictionary import word_readings
+from queryweave.tools.understanding.zh_dictionary import name_readings, word_readings
 
 OFF = {"link_schema": False, "examples": 0, "pool_examples": 0, "fix_schema": False, "map_values": False,
        "max_retries": 0, "samples": 1, "shape_repairs": False, "shape_select": 0, "link_columns": False,
@@ -54,7 +54,7 @@ SWITCHES = {
     "zh-beside": {"bilingual": True},                     # ... shown with its English translation beside it
     "en-prompt": {"prompt_language": "en"},               # English instructions and examples around any question
     "zh-ground": {"ground_values": word_readings},         # a literal no question word reads to -> the one it reads
-    "zh-hints": {"hint_readings": word_readings},          # value hints from a Chinese question's word readings
+    "zh-hints": {"hint_readings": name_readings},          # value hints from a Chinese question's word readings
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values",
            "zh-beside", "zh-ground")  # what the graph and `eval sql` do by default

@@ -59,7 +59,7 @@ def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
     from queryweave.tools.retrieval.self_query_match import named_value
     from queryweave.tools.sql.text_to_sql import TextToSQL
     from queryweave.tools.understanding.glossary import word_senses
-    from queryweave.tools.understanding.zh_dictionary import word_readings
+    from queryweave.tools.understanding.zh_dictionary import name_readings, word_readings
 
     ctx = context_of(runtime)
     db = open_sql(ctx.sql_url)
@@ -68,7 +68,7 @@ def text_to_sql(state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
                     bilingual=ctx.sql_bilingual, prompt_language=ctx.sql_prompt_language or None,
                     term_senses=word_senses if ctx.sql_term_links else None,
                     ground_values=word_readings if ctx.sql_ground_values else None,
-                    hint_readings=word_readings if ctx.sql_reading_hints else None).ask(query_of(state))
+                    hint_readings=name_readings if ctx.sql_reading_hints else None).ask(query_of(state))
     lang = language_of(state, ctx)
     note = None if ans.error else _absent_values(db, ans.sql, ans.rows, lang)
     return _finish("SQL", ans.sql, ans.columns, ans.rows, ans.error, redact(ctx.sql_url), lang,

@@ -46,6 +46,12 @@ def _data_file() -> Path | None:
 def clean(sense: str) -> tuple[str, bool] | None:
     """A dictionary sense as a short English phrase, and whether it was a verb ("to revamp");
     None for senses that name no thing (measure words, surnames, variants, long explanations)."""
+    got = _cased(sense)
+    return (got[0].lower(), got[1]) if got else None
+
+
+def _cased(sense: str) -> tuple[str, bool] | None:
+    """`clean` before lower-casing: "Nebraska" keeps its capital, the mark of a name."""
     sense = sense.strip()
     if not sense or _SKIP.search(sense):
         return None
@@ -60,16 +66,22 @@ def clean(sense: str) -> tuple[str, bool] | None:
         text = name.group(1)  # a proper noun glossed by a description: "Xiaomi, Chinese electronics company"
     if not _WORDS.match(text) or len(text.split()) > 3:
         return None
-    return text.lower(), verb
+    return text, verb
+
+
+def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
+    return _load()[0]
 
 
 @lru_cache(maxsize=1)
-def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
+def _load() -> tuple[dict[str, tuple[tuple[str, bool], ...]], dict[str, frozenset[str]]]:
+    """The cleaned senses of every word, and the senses the dictionary writes as names (capitalised)."""
     path = _data_file()
     if path is None:
-        return {}
+        return {}, {}
     raw: dict[str, list[tuple[str, bool]]] = {}
     places: dict[str, list[tuple[str, bool]]] = {}
+    named: dict[str, set[str]] = {}
     with gzip.open(path, mode="rt", encoding="utf-8") as f:
         for line in f:
             if line.startswith("#") or "/" not in line:
@@ -79,10 +91,17 @@ def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
                 continue
             senses = parts[2][parts[2].index("/") + 1:].rstrip().rstrip("/")
             for sense in re.split(r"/|;", senses):
-                got = clean(sense)
-                if got:  # a place named by its description comes after the word's other senses (三星: Samsung)
-                    (places if _PLACE.match(sense.strip()) else raw).setdefault(parts[1], []).append(got)
-    return {k: tuple(dict.fromkeys([*raw.get(k, ()), *places.get(k, ())])) for k in [*raw, *(k for k in places if k not in raw)]}
+                cased = _cased(sense)
+                if not cased:
+                    continue
+                got = (cased[0].lower(), cased[1])
+                if cased[0][0].isupper() and not cased[1]:
+                    named.setdefault(parts[1], set()).add(got[0])
+                # a place named by its description comes after the word's other senses (三星: Samsung)
+                (places if _PLACE.match(sense.strip()) else raw).setdefault(parts[1], []).append(got)
+    table = {k: tuple(dict.fromkeys([*raw.get(k, ()), *places.get(k, ())]))
+             for k in [*raw, *(k for k in places if k not in raw)]}
+    return table, {k: frozenset(v) for k, v in named.items()}
 
 
 def entries() -> list[tuple[str, tuple[tuple[str, bool], ...]]]:
@@ -186,6 +205,20 @@ def english_synonyms(word: str, support: int = 3) -> frozenset[str]:
         for phrase in {p for p, _ in table[entry] if p.isalpha() and p != word.lower()}:
             counts[phrase] = counts.get(phrase, 0) + 1
     return frozenset(p for p, n in counts.items() if n >= support)
+
+
+def name_readings(text: str) -> list[tuple[str, frozenset[str]]]:
+    """`word_readings` less the readings the dictionary does not write as a name: 内布拉斯加州 keeps
+    "nebraska" (its sense is "Nebraska"), 独立 keeps nothing ("independent; independence"), so a common word
+    is not read as the town 'Independence' of a column of names. What `schema_select.reading_hints` takes."""
+    named = _load()[1]
+    out = []
+    for word, heard in word_readings(text):
+        names = named.get(word, frozenset())
+        names |= {n.rsplit(" ", 1)[0] for n in names if " " in n}
+        if heard & names:
+            out.append((word, heard & names))
+    return out
 
 
 def word_readings(text: str) -> list[tuple[str, frozenset[str]]]:
