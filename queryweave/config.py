@@ -140,10 +140,10 @@ class Context:
                   "bench/results_structured.md)."},
     )
     sql_reading_hints: bool = field(
-        default_factory=lambda: _env_bool("SQL_READING_HINTS", False),
+        default_factory=lambda: _env_bool("SQL_READING_HINTS", True),
         metadata={"description": "Text-to-SQL shows a Chinese question, among its value hints, the stored values its "
-                  "words read to (\"state.state_name = 'nebraska' (内布拉斯加州)\"; dictionary, no model call; off by "
-                  "default, see bench/results_structured.md, 33rd session)."},
+                  "words read to as names (\"state.state_name = 'nebraska' (内布拉斯加州)\"; dictionary, no model call; "
+                  "on: it met its criterion on never-scored questions, bench/results_structured.md, 34th session)."},
     )
     sql_prompt_language: str = field(
         default_factory=lambda: _env("SQL_PROMPT_LANGUAGE", ""),

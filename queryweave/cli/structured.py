@@ -272,9 +272,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--ground-values", action=argparse.BooleanOptionalAction, default=True,
                    help="replace a Chinese question's literal that none of its words reads to by the one value "
                         "of its column that a word reads to (on by default)")
-    p.add_argument("--reading-hints", action=argparse.BooleanOptionalAction, default=False,
-                   help="show a Chinese question, as value hints, the stored values its words read to "
-                        "(\"state.state_name = 'nebraska' (内布拉斯加州)\"; off by default)")
+    p.add_argument("--reading-hints", action=argparse.BooleanOptionalAction, default=True,
+                   help="show a Chinese question, as value hints, the stored values its words read to as names "
+                        "(\"state.state_name = 'nebraska' (内布拉斯加州)\"; on by default)")
     p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
                    help="also drop an inner join that nothing but its own condition uses and the question "
                         "never names (off by default)")

@@ -54,16 +54,17 @@ SWITCHES = {
     "zh-beside": {"bilingual": True},                     # ... shown with its English translation beside it
     "en-prompt": {"prompt_language": "en"},               # English instructions and examples around any question
     "zh-ground": {"ground_values": word_readings},         # a literal no question word reads to -> the one it reads
-    "zh-hints": {"hint_readings": name_readings},          # value hints from a Chinese question's word readings
+    "zh-hints": {"hint_readings": name_readings},          # value hints from the names a Chinese question's words read to
 }
 DEFAULT = ("linking", "examples", "repairs", "shape-repairs", "shape-select", "joins", "values",
-           "zh-beside", "zh-ground")  # what the graph and `eval sql` do by default
+           "zh-beside", "zh-ground", "zh-hints")  # what the graph and `eval sql` do by default
 EXTRA = {"+repairs(cutoff 0.95)": {"value_cutoff": 0.95}}
 _BEFORE = ("linking", "examples", "repairs")  # the default until the shape checks were measured
 _SHAPED = _BEFORE + ("shape-repairs", "shape-select")  # the default until the join repairs were measured
 _JOINED = _SHAPED + ("joins",)  # the default until value-based column linking
 _VALUED = _JOINED + ("values",)  # the default until the translation beside Chinese questions
 _BESIDE = _VALUED + ("zh-beside",)  # the default until literal grounding (thirty-second session)
+_GROUNDED = _BESIDE + ("zh-ground",)  # the default until value hints from names (thirty-fourth session)
 COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFORE + ("joins",),
           "+repairs+joins": ("repairs", "joins"), "default-joins": _SHAPED,
           "default-shape-select": _BEFORE + ("shape-repairs", "joins"),
@@ -74,7 +75,7 @@ COMBOS = {"+repairs+shape": ("repairs", "shape-repairs"), "default-shape": _BEFO
           "+repairs+joins+values": ("repairs", "joins", "values"), "default+zh-tables": DEFAULT + ("zh-tables",),
           "default+zh-numbers": DEFAULT + ("zh-numbers",), "default+zh-links": DEFAULT + ("zh-links",),
           "default-zh-beside": _VALUED, "default+en-prompt": DEFAULT + ("en-prompt",),
-          "default-zh-ground": _BESIDE, "default+zh-hints": DEFAULT + ("zh-hints",)}
+          "default-zh-ground": _BESIDE, "default-zh-hints": _GROUNDED}
 CHOSEN = "leave-one-database-out"
 
 
