@@ -190,4 +190,4 @@ def test_the_default_row_is_what_text_to_sql_does_by_default():
     params = inspect.signature(TextToSQL.__init__).parameters
     differ = {k for k, v in default.kwargs().items() if k in params and params[k].default != v}
     # the dictionary matcher and reader: passed in by the graph and `eval sql` (tools.sql knows no dictionary)
-    assert differ == {"value_names", "ground_values"}
+    assert differ == {"value_names", "ground_values", "hint_readings"}
