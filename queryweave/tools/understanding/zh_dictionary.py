@@ -9,7 +9,9 @@ but a proper noun glossed by a description keeps its name ("Xiaomi, Chinese elec
 founded in 2010" -> "xiaomi"; "Shanghai municipality, central east China" -> "shanghai", "Shenzhen
 subprovincial city in Guangdong" -> "shenzhen").
 A sense that was a verb ("to use") is marked, so that self-query does not read it as the state a
-value names ("used", "refurbished"). Without the package every look-up is empty.
+value names ("used", "refurbished"). `name_readings` keeps only the readings the dictionary writes as
+names (capitalised: 内布拉斯加州 "Nebraska", not 独立 "independence"), what Text-to-SQL's value hints read.
+Without the package every look-up is empty.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ def _cased(sense: str) -> tuple[str, bool] | None:
 
 
 def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
+    """Every word's cleaned senses (see `_load`)."""
     return _load()[0]
 
 
