@@ -78,7 +78,8 @@ def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
 
 @lru_cache(maxsize=1)
 def _load() -> tuple[dict[str, tuple[tuple[str, bool], ...]], dict[str, frozenset[str]]]:
-    """The cleaned senses of every word, and the senses the dictionary writes as names (capitalised)."""
+    """The cleaned senses of every word, and the senses the dictionary writes as names (capitalised), each
+    also less its last word ("new york city", "new york")."""
     path = _data_file()
     if path is None:
         return {}, {}
@@ -98,8 +99,8 @@ def _load() -> tuple[dict[str, tuple[tuple[str, bool], ...]], dict[str, frozense
                 if not cased:
                     continue
                 got = (cased[0].lower(), cased[1])
-                if cased[0][0].isupper() and not cased[1]:
-                    named.setdefault(parts[1], set()).add(got[0])
+                if cased[0][0].isupper() and not cased[1]:  # a name, also less its last word as word_readings reads
+                    named.setdefault(parts[1], set()).update({got[0], got[0].rsplit(" ", 1)[0]})
                 # a place named by its description comes after the word's other senses (三星: Samsung)
                 (places if _PLACE.match(sense.strip()) else raw).setdefault(parts[1], []).append(got)
     table = {k: tuple(dict.fromkeys([*raw.get(k, ()), *places.get(k, ())]))
@@ -215,13 +216,7 @@ def name_readings(text: str) -> list[tuple[str, frozenset[str]]]:
     "nebraska" (its sense is "Nebraska"), 独立 keeps nothing ("independent; independence"), so a common word
     is not read as the town 'Independence' of a column of names. What `schema_select.reading_hints` takes."""
     named = _load()[1]
-    out = []
-    for word, heard in word_readings(text):
-        names = named.get(word, frozenset())
-        names |= {n.rsplit(" ", 1)[0] for n in names if " " in n}
-        if heard & names:
-            out.append((word, heard & names))
-    return out
+    return [(word, heard & named[word]) for word, heard in word_readings(text) if heard & named.get(word, frozenset())]
 
 
 def word_readings(text: str) -> list[tuple[str, frozenset[str]]]:
