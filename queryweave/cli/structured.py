@@ -147,7 +147,8 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           fix_joins=args.fix_joins, drop_joins=_drop_joins(args), keep_all=args.keep_all, seed=args.seed,
                           link_values=args.link_values, cross_lingual_tables=_reader(args),
                           term_senses=_senses(args), bilingual=args.bilingual, ground_values=_readings(args),
-                          hint_readings=_hint_readings(args), prompt_language=args.prompt_language)
+                          hint_readings=_hint_readings(args), prompt_language=args.prompt_language,
+                          translation_names=_names(args))
     return _report(args, report)
 
 
@@ -177,6 +178,13 @@ def _hint_readings(args: argparse.Namespace) -> object:
     from queryweave.tools.understanding.zh_dictionary import name_readings
 
     return name_readings if args.reading_hints else None
+
+
+def _names(args: argparse.Namespace) -> object:
+    """`--translation-names`: a Chinese question translated with its names as stored (CC-CEDICT name readings)."""
+    from queryweave.tools.understanding.zh_dictionary import name_readings
+
+    return name_readings if args.translation_names else None
 
 
 def _drop_joins(args: argparse.Namespace) -> object:
@@ -275,6 +283,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--reading-hints", action=argparse.BooleanOptionalAction, default=True,
                    help="show a Chinese question, as value hints, the stored values its words read to as names "
                         "(\"state.state_name = 'nebraska' (内布拉斯加州)\"; on by default)")
+    p.add_argument("--translation-names", action=argparse.BooleanOptionalAction, default=False,
+                   help="translate a Chinese question with the stored values its words read to as names in place "
+                        "of the words (得克萨斯州 -> Texas; off by default)")
     p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
                    help="also drop an inner join that nothing but its own condition uses and the question "
                         "never names (off by default)")

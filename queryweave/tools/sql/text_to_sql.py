@@ -43,7 +43,7 @@ from queryweave.tools.sql.schema_fix import fix_columns
 from queryweave.tools.sql.schema_select import hint_lines, select_tables
 from queryweave.tools.sql.shape import Shape, question_shape
 from queryweave.tools.sql.term_links import Senses, term_links
-from queryweave.tools.sql.translate import english_question
+from queryweave.tools.sql.translate import english_question, stored_names
 from queryweave.tools.sql.value_link import relink_values
 from queryweave.tools.sql.value_map import Named, Readings, map_translated, proposal_of
 
@@ -102,60 +102,60 @@ class TextToSQL:
                  seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
                  cross_lingual_tables: Terms | None = None, term_senses: Senses | None = None,
                  bilingual: bool = True, prompt_language: str | None = None, ground_values: Readings | None = None,
-                 hint_readings: Readings | None = None):
+                 hint_readings: Readings | None = None, translation_names: Readings | None = None):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
-        `fix_schema` turns on the wrong-table column repair, `map_values` the translation of
-        non-ASCII literals to database values (by `value_names` first when given, no model call, then by
-        the model: `tools.sql.value_map`), `translate_questions` one model call that turns a
-        Chinese question into English first, quoted values kept (`tools.sql.translate`; off by default).
+        `fix_schema` turns on the wrong-table column repair, `map_values` the translation of non-ASCII literals to
+        database values (by `value_names` first when given, no model call, then by the model: `tools.sql.value_map`),
+        `translate_questions` one model call that turns a Chinese question into English first, quoted values kept
+        (`tools.sql.translate`; off by default).
         `examples` is the number of schema-derived few-shot pairs shown as earlier turns (0: none).
-        `samples` > 1 turns on self-consistency: once a query has run, `samples - 1` more are sampled
-        at `vote_temperature` from the same prompt, and the result most of them return wins
-        (`tools.common.vote`); `answer.votes` says how many ran and how many agreed.
+        `samples` > 1 turns on self-consistency: once a query has run, `samples - 1` more are sampled at
+        `vote_temperature` from the same prompt, and the result most of them return wins (`tools.common.vote`);
+        `answer.votes` says how many ran and how many agreed.
         `link_schema` off shows every table and no value hints (the ablation of schema linking).
-        `example_pool` holds worked pairs from other databases; the `pool_examples` nearest to the
-        question come first among the earlier turns (`tools.common.examples`). `value_cutoff` is the
-        `difflib` ratio a translated literal needs to be taken as a stored value.
-        `shape_repairs` (on by default, as `shape_select=2`: both were kept by the leave-one-database-out
-        runs of bench/results_structured.md): a query that runs but whose result lacks the shape the question asks for (a
-        count, one row, one row per group, at most N rows: `tools.sql.shape`) is fed back like an
-        error while retries are left, and a repaired query is taken only when its result has that
-        shape (else the first query that ran is kept). `shape_select` > 0: when the result still lacks
-        the shape, up to that many more queries are sampled at `vote_temperature` and the first whose
-        result has it is taken (execution-guided selection).
-        `link_columns` (off by default: it lowered accuracy in those runs) scores every column by the question's words, stored values and meaning
-        (`embeddings`, multilingual, when given: `tools.sql.column_link`); the prompt then lists the
-        best columns and the keys joining their tables, and the scores choose the tables of a large
+        `example_pool` holds worked pairs from other databases; the `pool_examples` nearest to the question come first
+        among the earlier turns (`tools.common.examples`). `value_cutoff` is the `difflib` ratio a translated literal
+        needs to be taken as a stored value.
+        `shape_repairs` (on by default, as `shape_select=2`: both were kept by the leave-one-database-out runs of
+        bench/results_structured.md): a query that runs but whose result lacks the shape the question asks for (a
+        count, one row, one row per group, at most N rows: `tools.sql.shape`) is fed back like an error while retries
+        are left, and a repaired query is taken only when its result has that shape (else the first query that ran is
+        kept). `shape_select` > 0: when the result still lacks the shape, up to that many more queries are sampled at
+        `vote_temperature` and the first whose result has it is taken (execution-guided selection).
+        `link_columns` (off by default: it lowered accuracy in those runs) scores every column by the question's
+        words, stored values and meaning (`embeddings`, multilingual, when given: `tools.sql.column_link`); the prompt
+        then lists the best columns and the keys joining their tables, and the scores choose the tables of a large
         schema and break the schema repair's join-or-replace tie.
-        `fix_joins` (on by default) rewrites joins that contradict the declared foreign keys before a
-        query runs: a join condition comparing one table with itself, an `IN` subquery on an
-        unrelated key, a count ordered without a grouping (`tools.sql.join_fix`); `drop_joins` (off by
-        default) also drops an inner join nothing but its own condition uses and the question never names
-        (True: English questions; a callable reading a question's words, e.g. `glossary.question_terms`).
-        `link_values` (on by default) moves a comparison whose values its column never holds to the one
-        other column of the query's tables that holds them all (`Region = 'Africa'` -> `Continent =
-        'Africa'`: `tools.sql.value_link`).
-        `cross_lingual_tables`, a reader such as `glossary.question_terms`, chooses a Chinese question's tables
-        by the English readings of its words, not its few Latin words and numbers (`schema_select`). None by
-        default: on 58 unseen-database questions it lost one (bench/results_structured.md, 27th session).
-        `term_senses`, a reader of a question's words and their English readings such as
-        `glossary.word_senses`, lists for a Chinese question the tables and columns its words name
-        ("面积 → country.SurfaceArea": `tools.sql.term_links`); None by default (see
-        bench/results_structured.md, 28th session).
-        `bilingual` (on by default: it met its criterion on never-scored questions, 28th session): a Chinese
-        question is shown with its English translation beside it (the same call as `translate_questions`);
-        everything else still reads the Chinese question.
-        `prompt_language` ("en", "zh"; None, the default: the question's) sets the language of everything around
-        the unchanged question (instructions, examples, hints, feedback; 30th session).
+        `fix_joins` (on by default) rewrites joins that contradict the declared foreign keys before a query runs: a
+        join condition comparing one table with itself, an `IN` subquery on an unrelated key, a count ordered without
+        a grouping (`tools.sql.join_fix`); `drop_joins` (off by default) also drops an inner join nothing but its own
+        condition uses and the question never names (True: English questions; a callable reading a question's words,
+        e.g. `glossary.question_terms`).
+        `link_values` (on by default) moves a comparison whose values its column never holds to the one other column
+        of the query's tables that holds them all (`Region = 'Africa'` -> `Continent = 'Africa'`:
+        `tools.sql.value_link`).
+        `cross_lingual_tables`, a reader such as `glossary.question_terms`, chooses a Chinese question's tables by the
+        English readings of its words, not its few Latin words and numbers (`schema_select`). None by default: on 58
+        unseen-database questions it lost one (bench/results_structured.md, 27th session).
+        `term_senses`, a reader of a question's words and their English readings such as `glossary.word_senses`, lists
+        for a Chinese question the tables and columns its words name ("面积 → country.SurfaceArea":
+        `tools.sql.term_links`); None by default (see bench/results_structured.md, 28th session).
+        `bilingual` (on by default: it met its criterion on never-scored questions, 28th session): a Chinese question
+        is shown with its English translation beside it (the same call as `translate_questions`); everything else
+        still reads the Chinese question.
+        `prompt_language` ("en", "zh"; None, the default: the question's) sets the language of everything around the
+        unchanged question (instructions, examples, hints, feedback; 30th session).
         `ground_values`, a reader such as `zh_dictionary.word_readings` (the graph and `eval sql` pass it: on by
-        default there, 32nd session; None here), replaces a Chinese question's literal that none of its words
-        reads to by the one value of its column that a word reads to (`value_map.ground_literals`; in `map_values`).
+        default there, 32nd session; None here), replaces a Chinese question's literal that none of its words reads to
+        by the one value of its column that a word reads to (`value_map.ground_literals`; in `map_values`).
         `hint_readings` (such a reader; None by default, 33rd session) adds to a Chinese question's value hints the
         stored values its words read to (`schema_select.reading_hints`: "- state.state_name = 'nebraska' (内布拉斯加州)").
-        `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`,
-        `seed + 1`, … so that a run can be repeated and another seed draws anew (`tools.common.sampling`);
-        None leaves the draw to the endpoint.
+        `translation_names` (such a reader; None by default, 35th session): the question translated carries the stored
+        values its words read to in place of the words (`translate.with_names`: 得克萨斯州 -> Texas).
+        `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`, `seed + 1`, … so
+        that a run can be repeated and another seed draws anew (`tools.common.sampling`); None leaves the draw to the
+        endpoint.
         """
         self.seed = seed
         self._seeds = Seeds(seed)
@@ -163,7 +163,7 @@ class TextToSQL:
         self.cross_lingual_tables, self.term_senses = cross_lingual_tables, term_senses
         self.bilingual, self.prompt_language = bilingual, prompt_language
         self.shape_repairs, self.shape_select = shape_repairs, shape_select
-        self.ground_values, self.hint_readings = ground_values, hint_readings
+        self.ground_values, self.hint_readings, self.translation_names = ground_values, hint_readings, translation_names
         self.link_columns, self.embeddings = link_columns, embeddings
         self._linked: dict[str, tuple[dict[tuple[str, str], float], dict[str, float]]] = {}
         self.link_schema = link_schema
@@ -251,7 +251,8 @@ class TextToSQL:
             answer.error = pick(P.NEEDS_LLM, lang)
             return answer
         if (self.translate_questions or self.bilingual) and lang == "zh":
-            answer.translation = english_question(self.llm, question)
+            answer.translation = english_question(self.llm, question, stored_names(
+                self.db, question, self.translation_names, self.max_tables, self.cross_lingual_tables))
         read = answer.translation if self.translate_questions and answer.translation else question
         lang = lang if read == question else "en"
         messages, answer.tables = self.messages(read, lang)

@@ -7,16 +7,25 @@ Chinese literal, written into the SQL as it stands, goes through the value mappi
 the stored values (`tools.sql.value_map`). So the quoted spans of the translation are put back, in order,
 to the original's quoted text; a translation that does not quote as many spans as the original is not
 used (the question is then answered in Chinese, as without translation).
+A small model also guesses at names: 0.5B Qwen turned 得克萨斯州 into "Georgia" and 爱达荷州 into "Adelah
+County" in half the GeoQuery questions that name a place. Given `names` (a word of the question and the stored
+value it reads to, `schema_select.reading_hints`), the question it translates carries the English names in
+place of those words ("有多少人住在 Texas 的 Austin"), which it copies (35th session).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 
 from queryweave.prompts import sql as P
+from queryweave.tools.sql.database import SqlDatabase
+from queryweave.tools.sql.join_fix import Terms
+from queryweave.tools.sql.schema_select import reading_hints, select_tables
+from queryweave.tools.sql.value_map import Readings
 
 # “…”, "…", 「…」, 『…』 in a Chinese question; in the English reply also '…' between non-letters
 _ZH_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|「([^」]+)」|『([^』]+)』")
@@ -45,10 +54,46 @@ def keep_quoted(original: str, english: str) -> str:
     return "".join(out) + english[end:]
 
 
-def english_question(llm: BaseChatModel, question: str) -> str:
+def shown_name(value: str) -> str:
+    """A stored name as a translation writes it: as stored when it has capitals, else capitalised ('usa' -> 'USA',
+    'south dakota' -> 'South Dakota')."""
+    if value != value.lower():
+        return value
+    return value.upper() if len(value) <= 3 else " ".join(w[:1].upper() + w[1:] for w in value.split(" "))
+
+
+def with_names(question: str, names: Sequence[tuple[str, str]]) -> str:
+    """`question` with each (word, name) pair's word replaced by the name (longer words first), spaced from the
+    Chinese around it; quoted spans are left as they are."""
+    spans = [m.span() for m in quoted(question)]
+    for word, name in sorted(dict(names).items(), key=lambda wn: -len(wn[0])):
+        out, start = [], 0
+        for m in re.finditer(re.escape(word), question):
+            if any(a <= m.start() < b for a, b in spans):
+                continue
+            out += [question[start:m.start()], f" {shown_name(name)} "]
+            start = m.end()
+        question = "".join(out) + question[start:]
+        spans = [m.span() for m in quoted(question)]
+    return re.sub(r" +", " ", re.sub(r" ([，。？！、：；,.?!]|$)", r"\1", question)).strip()
+
+
+def stored_names(db: SqlDatabase, question: str, readings: Readings | None, max_tables: int = 5,
+                 reader: Terms | None = None) -> list[tuple[str, str]]:
+    """(word, stored value) for the words of `question` that `readings` reads to a value of the tables
+    `select_tables` shows for it (`schema_select.reading_hints`); none without `readings`."""
+    if readings is None:
+        return []
+    tables = select_tables(db, question, max_tables, reader=reader)
+    return [(w, str(v)) for _, _, v, w in reading_hints(db, question, tables, readings)]
+
+
+def english_question(llm: BaseChatModel, question: str, names: Sequence[tuple[str, str]] = ()) -> str:
     """`question` in English (one short model call) with its quoted values as written; "" when the
     reply is unusable: the call failed, the reply is not English outside the quoted values, it is
-    shorter than 8 characters, or it quotes a different number of values than the question."""
+    shorter than 8 characters, or it quotes a different number of values than the question. `names`:
+    (word, stored name) pairs shown in place of their words (`with_names`)."""
+    question = with_names(question, names) if names else question
     try:
         reply = str(llm.invoke([HumanMessage(P.TRANSLATE_QUESTION.format(question=question))]).content)
     except Exception:
