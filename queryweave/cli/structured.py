@@ -148,7 +148,7 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           link_values=args.link_values, cross_lingual_tables=_reader(args),
                           term_senses=_senses(args), bilingual=args.bilingual, ground_values=_readings(args),
                           hint_readings=_hint_readings(args), prompt_language=args.prompt_language,
-                          translation_names=_names(args))
+                          translation_names=_names(args), asked_only=args.asked_only)
     return _report(args, report)
 
 
@@ -286,6 +286,9 @@ def register_eval(ev: argparse._SubParsersAction) -> None:
     p.add_argument("--translation-names", action=argparse.BooleanOptionalAction, default=False,
                    help="translate a Chinese question with the stored values its words read to as names in place "
                         "of the words (得克萨斯州 -> Texas; off by default)")
+    p.add_argument("--asked-only", action=argparse.BooleanOptionalAction, default=False,
+                   help="use a Chinese question's translation only when it reads as a question or a request, "
+                        "not an answer (\"Denver is in Colorado.\"; off by default)")
     p.add_argument("--drop-joins", action=argparse.BooleanOptionalAction, default=False,
                    help="also drop an inner join that nothing but its own condition uses and the question "
                         "never names (off by default)")

@@ -102,7 +102,8 @@ class TextToSQL:
                  seed: int | None = None, drop_joins: bool | Terms = False, link_values: bool = True,
                  cross_lingual_tables: Terms | None = None, term_senses: Senses | None = None,
                  bilingual: bool = True, prompt_language: str | None = None, ground_values: Readings | None = None,
-                 hint_readings: Readings | None = None, translation_names: Readings | None = None):
+                 hint_readings: Readings | None = None, translation_names: Readings | None = None,
+                 asked_only: bool = False):
         """`method` is `text` (SQL in a code block, robust for small models) or `function_calling`.
 
         `fix_schema` turns on the wrong-table column repair, `map_values` the translation of non-ASCII literals to
@@ -152,27 +153,26 @@ class TextToSQL:
         `hint_readings` (such a reader; None by default, 33rd session) adds to a Chinese question's value hints the
         stored values its words read to (`schema_select.reading_hints`: "- state.state_name = 'nebraska' (内布拉斯加州)").
         `translation_names` (such a reader; None by default, 35th session): the question translated carries the stored
-        values its words read to in place of the words (`translate.with_names`: 得克萨斯州 -> Texas).
+        values its words read to in place of the words (`translate.with_names`: 得克萨斯州 -> Texas); `asked_only` (off by
+        default, 35th session) drops a translation that answers instead of asking ("Denver is in Colorado.").
         `seed`: the sampled calls of one question (retries, votes, shape samples) carry seeds `seed`, `seed + 1`, … so
         that a run can be repeated and another seed draws anew (`tools.common.sampling`); None leaves the draw to the
         endpoint.
         """
-        self.seed = seed
-        self._seeds = Seeds(seed)
+        self.seed, self._seeds = seed, Seeds(seed)
         self.fix_joins, self.drop_joins, self.link_values = fix_joins, drop_joins, link_values
         self.cross_lingual_tables, self.term_senses = cross_lingual_tables, term_senses
         self.bilingual, self.prompt_language = bilingual, prompt_language
         self.shape_repairs, self.shape_select = shape_repairs, shape_select
         self.ground_values, self.hint_readings, self.translation_names = ground_values, hint_readings, translation_names
-        self.link_columns, self.embeddings = link_columns, embeddings
+        self.link_columns, self.embeddings, self.asked_only = link_columns, embeddings, asked_only
         self._linked: dict[str, tuple[dict[tuple[str, str], float], dict[str, float]]] = {}
         self.link_schema = link_schema
         self.example_pool = list(example_pool)
         self.pool_examples, self.value_cutoff = pool_examples, value_cutoff
         self.samples, self.vote_temperature, self.examples = samples, vote_temperature, examples
-        self.translate_questions, self.fix_schema = translate_questions, fix_schema
+        self.translate_questions, self.fix_schema, self.retry_temperature = translate_questions, fix_schema, retry_temperature
         self.map_values, self.value_names = map_values, value_names
-        self.retry_temperature = retry_temperature
         self.db, self.llm = db, llm
         self.max_retries = max_retries
         self.max_tables = max_tables
@@ -252,7 +252,7 @@ class TextToSQL:
             return answer
         if (self.translate_questions or self.bilingual) and lang == "zh":
             answer.translation = english_question(self.llm, question, stored_names(
-                self.db, question, self.translation_names, self.max_tables, self.cross_lingual_tables))
+                self.db, question, self.translation_names, self.max_tables, self.cross_lingual_tables), self.asked_only)
         read = answer.translation if self.translate_questions and answer.translation else question
         lang = lang if read == question else "en"
         messages, answer.tables = self.messages(read, lang)

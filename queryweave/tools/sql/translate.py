@@ -10,7 +10,10 @@ used (the question is then answered in Chinese, as without translation).
 A small model also guesses at names: 0.5B Qwen turned 得克萨斯州 into "Georgia" and 爱达荷州 into "Adelah
 County" in half the GeoQuery questions that name a place. Given `names` (a word of the question and the stored
 value it reads to, `schema_select.reading_hints`), the question it translates carries the English names in
-place of those words ("有多少人住在 Texas 的 Austin"), which it copies (35th session).
+place of those words ("有多少人住在 Texas 的 Austin"), which it copies (35th session). Shown names it knows, it
+also answers instead of translating ("Sacramento is the capital city of California."); with `asked_only` a
+reply that neither ends with "?" nor opens as a question or a request does ("What", "List", "In which") is
+not used (`asks`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,11 @@ from queryweave.tools.sql.value_map import Readings
 
 # “…”, "…", 「…」, 『…』 in a Chinese question; in the English reply also '…' between non-letters
 _ZH_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|「([^」]+)」|『([^』]+)』")
+_ASKS = re.compile(
+    r"^(?:what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could|will|would|should|"
+    r"has|have|had|list|give|show|name|find|tell|count|return|display|provide|get|identify|describe|compute|"
+    r"calculate|sort|order|select|please|in|on|at|for|from|of|to|by|with|among|between|during|within|except)\b",
+    re.I)
 _EN_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|「([^」]+)」|『([^』]+)』|(?<![A-Za-z])'([^']+)'(?![A-Za-z])")
 
 
@@ -52,6 +60,12 @@ def keep_quoted(original: str, english: str) -> str:
         out += [english[end:t.start()], f'"{inner}"']
         end = t.end()
     return "".join(out) + english[end:]
+
+
+def asks(english: str) -> bool:
+    """Whether `english` reads as a question or a request: it ends with "?" or opens the way one does."""
+    text = english.strip()
+    return text.endswith("?") or _ASKS.match(text.lstrip("\"“'")) is not None
 
 
 def shown_name(value: str) -> str:
@@ -91,11 +105,13 @@ def stored_names(db: SqlDatabase, question: str, readings: Readings | None, max_
     return list(dict.fromkeys((w, str(v)) for _, _, v, w in reading_hints(db, question, tables, readings)))
 
 
-def english_question(llm: BaseChatModel, question: str, names: Sequence[tuple[str, str]] = ()) -> str:
+def english_question(llm: BaseChatModel, question: str, names: Sequence[tuple[str, str]] = (),
+                     asked_only: bool = False) -> str:
     """`question` in English (one short model call) with its quoted values as written; "" when the
     reply is unusable: the call failed, the reply is not English outside the quoted values, it is
     shorter than 8 characters, or it quotes a different number of values than the question. `names`:
-    (word, stored name) pairs shown in place of their words (`with_names`)."""
+    (word, stored name) pairs shown in place of their words (`with_names`); `asked_only`: "" also for a reply
+    that does not read as a question or a request (`asks`)."""
     question = with_names(question, names) if names else question
     try:
         reply = str(llm.invoke([HumanMessage(P.TRANSLATE_QUESTION.format(question=question))]).content)
@@ -109,6 +125,6 @@ def english_question(llm: BaseChatModel, question: str, names: Sequence[tuple[st
         tries.insert(0 if whole else 1, english[1:-1].strip())  # values quoted inside: only if as-is fails
     for text in tries:
         kept = keep_quoted(question, text)
-        if kept and _ZH_QUOTED.sub("", kept).isascii() and len(kept) >= 8:
+        if kept and _ZH_QUOTED.sub("", kept).isascii() and len(kept) >= 8 and (asks(kept) or not asked_only):
             return kept
     return ""
