@@ -6,7 +6,7 @@ import pytest
 from queryweave.prompts import sql as P
 from queryweave.testing import ScriptedChatModel
 from queryweave.tools.sql.text_to_sql import TextToSQL
-from queryweave.tools.sql.translate import english_question, shown_name, stored_names, with_names
+from queryweave.tools.sql.translate import asks, english_question, shown_name, stored_names, with_names
 from queryweave.tools.understanding import zh_dictionary
 
 READINGS = {"得克萨斯州": {"texas"}, "奥斯汀": {"austin"}, "美国": {"usa", "america"}, "州": {"state"}}
@@ -61,6 +61,20 @@ def test_the_translator_sees_the_names_and_its_reply_is_checked_as_before():
     assert "得克萨斯州" in str(llm.calls[0][0].content)  # without names the question goes as written
 
 
+def test_a_reply_that_answers_instead_of_asking_is_no_translation_when_asked_only():
+    for text in ("What is the area of Alaska?", "List the rivers in Idaho", "In which state is Denver",
+                 "Texas is adjacent to which state?", "Give me the cities in Texas."):
+        assert asks(text), text
+    for text in ("Denver is located in Colorado.", "Texas's Austin population is 1,200,000.",
+                 "The longest river in the United States is Lake Tahoe."):
+        assert not asks(text), text
+    answer = "Sacramento is the capital city of California."
+    assert english_question(ScriptedChatModel(responses=[answer]), "萨克拉门托是哪个州的首府") == answer  # as before
+    assert english_question(ScriptedChatModel(responses=[answer]), "萨克拉门托是哪个州的首府", asked_only=True) == ""
+    asked = "Sacramento is the capital of which state?"
+    assert english_question(ScriptedChatModel(responses=[asked]), "萨克拉门托是哪个州的首府", asked_only=True) == asked
+
+
 def _translator(messages) -> str:
     """A model that translates a name right only when it is shown one, and writes SQL from the translation."""
     first = str(messages[0].content)
@@ -94,3 +108,18 @@ def test_eval_sql_cli_sends_the_names_only_when_asked(tmp_path, monkeypatch, cap
     flags = ("--languages", "zh", "--retries", "0", "--no-shape-repairs", "--no-ground-values", "--no-reading-hints")
     assert eval_sql_accuracy(folder, capsys, *flags, "--translation-names") == 1.0
     assert eval_sql_accuracy(folder, capsys, *flags, "--no-translation-names") == 0.0
+
+
+def test_eval_sql_cli_drops_an_answering_translation_only_when_asked(tmp_path, monkeypatch, capsys):
+    from tests.conftest import eval_sql_accuracy, michigan_capital_folder
+
+    def reply(messages) -> str:
+        if str(messages[0].content).startswith(P.TRANSLATE_QUESTION.split("{")[0]):
+            return "The capital of Mississippi is Jackson."  # an answer, and to another question
+        state = "mississippi" if "Mississippi" in str(messages[-1].content) else "michigan"
+        return f"```sql\nSELECT capital FROM state WHERE state_name = '{state}'\n```"
+
+    folder = michigan_capital_folder(tmp_path, monkeypatch, reply)
+    flags = ("--languages", "zh", "--retries", "0", "--no-shape-repairs", "--no-ground-values", "--no-reading-hints")
+    assert eval_sql_accuracy(folder, capsys, *flags, "--asked-only") == 1.0
+    assert eval_sql_accuracy(folder, capsys, *flags, "--no-asked-only") == 0.0
