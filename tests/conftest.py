@@ -194,6 +194,14 @@ def singers_sql(singers_db: Path):
     database.close()
 
 
+def fixed_reader(table: dict[str, set[str]]):
+    """A fixed reader of a question's words (the rule layer without the dictionary): (word, its readings) for the
+    words of `table` found in the question."""
+    def readings(question: str) -> list[tuple[str, frozenset[str]]]:
+        return [(w, frozenset(r)) for w, r in table.items() if w in question]
+    return readings
+
+
 def sql_reply(sql: str) -> str:
     """A model reply holding `sql` in a ```sql block, as small models write it."""
     return f"```sql\n{sql}\n```"

@@ -8,14 +8,13 @@ from queryweave.tools.sql.text_to_sql import TextToSQL
 from queryweave.tools.sql.value_map import ground_literals, map_translated
 from queryweave.tools.understanding import zh_dictionary
 from queryweave.tools.understanding.zh_dictionary import word_readings
+from tests.conftest import fixed_reader
 
 READINGS = {"密歇根州": {"michigan", "michigan state"}, "密西西比": {"mississippi"}, "堪萨斯": {"kansas"},
             "得克萨斯": {"texas"}, "最大": {"biggest", "largest"}, "城市": {"city", "town"}}
 
 
-def readings(question: str) -> list[tuple[str, frozenset[str]]]:
-    """A fixed reader (the rule layer without the dictionary): the known words found in the question."""
-    return [(w, frozenset(r)) for w, r in READINGS.items() if w in question]
+readings = fixed_reader(READINGS)
 
 
 @pytest.fixture()

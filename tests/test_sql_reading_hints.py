@@ -9,14 +9,13 @@ from queryweave.tools.sql.schema_select import hint_lines, reading_hints
 from queryweave.tools.sql.text_to_sql import TextToSQL
 from queryweave.tools.understanding import zh_dictionary
 from queryweave.tools.understanding.zh_dictionary import word_readings
+from tests.conftest import fixed_reader
 
 READINGS = {"密歇根州": {"michigan"}, "堪萨斯": {"kansas"}, "城市": {"city", "town"}, "州": {"state", "oh"},
             "俄亥俄州": {"ohio"}}
 
 
-def readings(question: str) -> list[tuple[str, frozenset[str]]]:
-    """A fixed reader (the rule layer without the dictionary): the known words found in the question."""
-    return [(w, frozenset(r)) for w, r in READINGS.items() if w in question]
+readings = fixed_reader(READINGS)
 
 
 @pytest.fixture()

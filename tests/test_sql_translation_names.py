@@ -1,6 +1,8 @@
 """A Chinese question's names sent to the translator as stored (`translate.with_names`, `stored_names`): the
 translation beside the question then names what the data holds instead of a small model's guess."""
 
+from collections.abc import Callable
+
 import pytest
 
 from queryweave.prompts import sql as P
@@ -8,13 +10,12 @@ from queryweave.testing import ScriptedChatModel
 from queryweave.tools.sql.text_to_sql import TextToSQL
 from queryweave.tools.sql.translate import asks, english_question, shown_name, stored_names, with_names
 from queryweave.tools.understanding import zh_dictionary
+from tests.conftest import fixed_reader
 
 READINGS = {"得克萨斯州": {"texas"}, "奥斯汀": {"austin"}, "美国": {"usa", "america"}, "州": {"state"}}
 
 
-def readings(question: str) -> list[tuple[str, frozenset[str]]]:
-    """A fixed reader (the rule layer without the dictionary): the known words found in the question."""
-    return [(w, frozenset(r)) for w, r in READINGS.items() if w in question]
+readings = fixed_reader(READINGS)
 
 
 @pytest.fixture()
@@ -75,13 +76,20 @@ def test_a_reply_that_answers_instead_of_asking_is_no_translation_when_asked_onl
     assert english_question(ScriptedChatModel(responses=[asked]), "萨克拉门托是哪个州的首府", asked_only=True) == asked
 
 
-def _translator(messages) -> str:
-    """A model that translates a name right only when it is shown one, and writes SQL from the translation."""
-    first = str(messages[0].content)
-    if first.startswith(P.TRANSLATE_QUESTION.split("{")[0]):
-        return "What is the population of Texas?" if "Texas" in first else "What is the population of Georgia?"
-    state = "texas" if "population of Texas" in str(messages[-1].content) else "georgia"
-    return f"```sql\nSELECT population FROM state WHERE state_name = '{state}'\n```"
+def _model(translate: Callable[[str], str], column: str, state_of: Callable[[str], str]) -> Callable:
+    """A scripted reply: the translation call gets `translate(its prompt)`, the SQL call
+    `SELECT column FROM state WHERE state_name = state_of(the last turn, translation beside)`."""
+    def reply(messages) -> str:
+        first = str(messages[0].content)
+        if first.startswith(P.TRANSLATE_QUESTION.split("{")[0]):
+            return translate(first)
+        return f"```sql\nSELECT {column} FROM state WHERE state_name = '{state_of(str(messages[-1].content))}'\n```"
+    return reply
+
+
+# translates a name right only when it is shown one, and writes SQL from the translation
+_translator = _model(lambda p: f"What is the population of {'Texas' if 'Texas' in p else 'Georgia'}?", "population",
+                     lambda turn: "texas" if "population of Texas" in turn else "georgia")
 
 
 @pytest.mark.parametrize("names", [True, False])
@@ -97,13 +105,8 @@ def test_the_pipeline_sends_the_translator_the_names_only_when_given_a_reader(db
 def test_eval_sql_cli_sends_the_names_only_when_asked(tmp_path, monkeypatch, capsys):
     from tests.conftest import eval_sql_accuracy, michigan_capital_folder
 
-    def reply(messages) -> str:
-        first = str(messages[0].content)
-        if first.startswith(P.TRANSLATE_QUESTION.split("{")[0]):
-            return "What is the capital of Michigan?" if "Michigan" in first else "What is the capital of Missouri?"
-        state = "michigan" if "capital of Michigan" in str(messages[-1].content) else "mississippi"
-        return f"```sql\nSELECT capital FROM state WHERE state_name = '{state}'\n```"
-
+    reply = _model(lambda p: f"What is the capital of {'Michigan' if 'Michigan' in p else 'Missouri'}?", "capital",
+                   lambda turn: "michigan" if "capital of Michigan" in turn else "mississippi")
     folder = michigan_capital_folder(tmp_path, monkeypatch, reply)
     flags = ("--languages", "zh", "--retries", "0", "--no-shape-repairs", "--no-ground-values", "--no-reading-hints")
     assert eval_sql_accuracy(folder, capsys, *flags, "--translation-names") == 1.0
@@ -113,12 +116,9 @@ def test_eval_sql_cli_sends_the_names_only_when_asked(tmp_path, monkeypatch, cap
 def test_eval_sql_cli_drops_an_answering_translation_only_when_asked(tmp_path, monkeypatch, capsys):
     from tests.conftest import eval_sql_accuracy, michigan_capital_folder
 
-    def reply(messages) -> str:
-        if str(messages[0].content).startswith(P.TRANSLATE_QUESTION.split("{")[0]):
-            return "The capital of Mississippi is Jackson."  # an answer, and to another question
-        state = "mississippi" if "Mississippi" in str(messages[-1].content) else "michigan"
-        return f"```sql\nSELECT capital FROM state WHERE state_name = '{state}'\n```"
-
+    # the translation is an answer, and to another question
+    reply = _model(lambda p: "The capital of Mississippi is Jackson.", "capital",
+                   lambda turn: "mississippi" if "Mississippi" in turn else "michigan")
     folder = michigan_capital_folder(tmp_path, monkeypatch, reply)
     flags = ("--languages", "zh", "--retries", "0", "--no-shape-repairs", "--no-ground-values", "--no-reading-hints")
     assert eval_sql_accuracy(folder, capsys, *flags, "--asked-only") == 1.0
