@@ -148,7 +148,7 @@ def run_eval_sql(args: argparse.Namespace) -> int:
                           link_values=args.link_values, cross_lingual_tables=_reader(args),
                           term_senses=_senses(args), bilingual=args.bilingual, ground_values=_readings(args),
                           hint_readings=_hint_readings(args), prompt_language=args.prompt_language,
-                          translation_names=_names(args), asked_only=args.asked_only)
+                          translation_names=_translation_names(args), asked_only=args.asked_only)
     return _report(args, report)
 
 
@@ -180,7 +180,7 @@ def _hint_readings(args: argparse.Namespace) -> object:
     return name_readings if args.reading_hints else None
 
 
-def _names(args: argparse.Namespace) -> object:
+def _translation_names(args: argparse.Namespace) -> object:
     """`--translation-names`: a Chinese question translated with its names as stored (CC-CEDICT name readings)."""
     from queryweave.tools.understanding.zh_dictionary import name_readings
 
