@@ -63,6 +63,30 @@ def test_an_alias_no_from_defines_joins_the_table_that_has_the_column(db):
     assert fix_columns(db, correlated) == (correlated, [])
 
 
+def test_of_several_tables_with_every_column_the_one_a_column_is_named_after_is_taken(sql_db_from):
+    # no declared keys (as in GeoQuery): lake and state both hold area and state_name
+    geo = sql_db_from("""
+        CREATE TABLE border_info (state_name TEXT, border TEXT);
+        CREATE TABLE lake (lake_name TEXT, area REAL, state_name TEXT);
+        CREATE TABLE state (state_name TEXT, area REAL, population INTEGER);
+        CREATE TABLE city (city_name TEXT, population INTEGER, state_name TEXT);
+        CREATE TABLE river (river_name TEXT, length INTEGER);
+        INSERT INTO border_info VALUES ('ohio', 'indiana'), ('ohio', 'michigan');
+        INSERT INTO lake VALUES ('erie', 25700, 'ohio'), ('grand', 54, 'ohio');
+        INSERT INTO river VALUES ('ohio', 1579);
+        INSERT INTO state VALUES ('ohio', 106765, 10798000), ('indiana', 94321, 5490000);
+        INSERT INTO city VALUES ('columbus', 564871, 'ohio');
+        """, "geo.sqlite")
+    sql, notes = fix_columns(geo, "SELECT area FROM border_info WHERE state_name = 'ohio'")
+    assert notes == ["FROM border_info -> FROM state"]
+    assert geo.run(sql).rows == [(106765,)]
+    sql, notes = fix_columns(geo, "SELECT population FROM border_info WHERE state_name = 'indiana'")
+    assert notes == ["FROM border_info -> FROM state"] and geo.run(sql).rows == [(5490000,)]
+    # no column names either table (lake and state both hold area): nothing is chosen
+    unnamed = "SELECT max(area) FROM river"
+    assert fix_columns(geo, unnamed) == (unnamed, [])
+
+
 def test_near_miss_column_name_is_renamed(db):
     sql, notes = fix_columns(db, "SELECT museum FROM visit ORDER BY PetAge DESC LIMIT 1")
     assert notes == ["PetAge -> pet_age"]

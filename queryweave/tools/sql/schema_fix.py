@@ -14,7 +14,9 @@ in car_names, which cars_data points at). Such queries cannot run. Per SELECT sc
    Has_Pet and Pets). In a single-table scope, if exactly one table has every column the scope
    names, it replaces the table instead when no one-key join exists or when the question matches it
    better (lexical `table_scores`: "how many visitors ..." with `FROM visit WHERE Age < 30` ->
-   `FROM visitor`). A column qualified by an alias that nothing defines (`WHERE T2.Course = 'Math'`
+   `FROM visitor`). When several tables have every column, the one a column is named after is
+   taken (`SELECT area FROM border_info WHERE state_name = 'ohio'`: lake and state both have area and
+   state_name; `state_name` names state). A column qualified by an alias that nothing defines (`WHERE T2.Course = 'Math'`
    with no T2 in FROM; an outer query's alias is a correlated reference and stays) counts as missing.
 3. (before 2) a missing column that other tables use as a foreign key to one scope table, all
    pointing at the same key, is that key: `SELECT ... FROM TV_Channel WHERE Channel NOT IN (SELECT
@@ -158,7 +160,7 @@ def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = 
                  if c.name and c.name != "*" and c.name.lower() not in projected}
         holders = [t for t in db.tables() if named <= _columns(db, t)]
         near = [t for t in holders if t in _neighbours(db, table)]
-        swap = near if len(near) == 1 else holders
+        swap = near if len(near) == 1 else _named_by(holders, named) if len(holders) > 1 else holders
         scores = scored if scored is not None else table_scores(db, question) if question else {}
         if len(swap) == 1 and (path is None or len(path[1]) > 1 or scores.get(swap[0], 0) > scores.get(table, 0)):
             new = swap[0]  # rule 2, swap: one table has everything the scope names
@@ -190,6 +192,12 @@ def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = 
             homes = [a for a, t in tables.items() if name in _columns(db, t)]
             if len(homes) == 1:
                 col.set("table", exp.to_identifier(_original_alias(scope, homes[0])))
+
+
+def _named_by(tables: list[str], columns: set[str]) -> list[str]:
+    """The one table of `tables` that a column names (`state_name`, `singer_id` -> state, singer), else all."""
+    named = [t for t in tables if any(c.startswith(f"{t.lower()}_") or c == f"{t.lower()}id" for c in columns)]
+    return named if len(named) == 1 else tables
 
 
 def _rename_foreign_names(db: SqlDatabase, scope: Scope, tables: dict[str, str], missing: list[exp.Column],
