@@ -16,8 +16,9 @@ in car_names, which cars_data points at). Such queries cannot run. Per SELECT sc
    better (lexical `table_scores`: "how many visitors ..." with `FROM visit WHERE Age < 30` ->
    `FROM visitor`). When several tables have every column, the one a column is named after is
    taken (`SELECT area FROM border_info WHERE state_name = 'ohio'`: lake and state both have area and
-   state_name; `state_name` names state). A column qualified by an alias that nothing defines (`WHERE T2.Course = 'Math'`
-   with no T2 in FROM; an outer query's alias is a correlated reference and stays) counts as missing.
+   state_name; `state_name` names state). A column qualified by an alias that nothing defines
+   (`WHERE T2.Course = 'Math'` with no T2 in FROM; an outer query's alias is a correlated reference
+   and stays) counts as missing.
 3. (before 2) a missing column that other tables use as a foreign key to one scope table, all
    pointing at the same key, is that key: `SELECT ... FROM TV_Channel WHERE Channel NOT IN (SELECT
    Channel FROM Cartoon ...)` (Cartoon.Channel references TV_Channel.id) -> `WHERE id NOT IN ...`.
@@ -195,8 +196,10 @@ def _fix_scope(db: SqlDatabase, scope: Scope, notes: list[str], question: str = 
 
 
 def _named_by(tables: list[str], columns: set[str]) -> list[str]:
-    """The one table of `tables` that a column names (`state_name`, `singer_id` -> state, singer), else all."""
-    named = [t for t in tables if any(c.startswith(f"{t.lower()}_") or c == f"{t.lower()}id" for c in columns)]
+    """The one table of `tables` a column names (`state_name`, `singer_id` -> state, singer), else all."""
+    def names(table: str) -> bool:
+        return any(c.startswith(f"{table.lower()}_") or c == f"{table.lower()}id" for c in columns)
+    named = [t for t in tables if names(t)]
     return named if len(named) == 1 else tables
 
 
